@@ -1,0 +1,249 @@
+#!/bin/bash
+# build-kernel.sh VARIANT -- build a bzImage for the vmcheck guest.
+#
+#   stock    Debian's linux-source-6.1, unmodified
+#   patched  stock + kernel/patches (in the order of kernel/patches/series)
+#   debug    patched + kernel/config/debug.config (lockdep, atomic-sleep checks)
+#
+# Prints the path of the bzImage on stdout; progress goes to stderr.
+#
+# Everything lives outside the repository:
+#   SPARSECP_CACHE  default ${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp
+#   KSRC_DIR        pristine extracted tree       (default $SPARSECP_CACHE/linux-src)
+#   KBUILD_DIR      one build tree per variant    (default $SPARSECP_CACHE/kbuild)
+#   KSRC_TARBALL    default /usr/src/linux-source-6.1.tar.xz
+#   KPATCH_DIR      default <repo>/kernel/patches
+#   KJOBS           default $(nproc)
+#
+# Each variant is built in-tree in its own copy of the source.  The patched
+# and debug trees start as a copy of the *built* stock tree, so after a stock
+# build the patched build recompiles only what the patches touch.  Nothing is
+# rebuilt when nothing changed: .config is only replaced when its content
+# differs, and patches are only re-applied when the series content changed.
+
+set -euo pipefail
+
+prog=${0##*/}
+here=$(cd "$(dirname "$0")" && pwd)
+
+die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 1; }
+say() { printf '%s: %s\n' "$prog" "$*" >&2; }
+
+variant=${1:-}
+case $variant in
+stock|patched|debug) ;;
+*) die "usage: $prog stock|patched|debug" ;;
+esac
+
+cache=${SPARSECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp}
+ksrc=${KSRC_DIR:-$cache/linux-src}
+kbuild=${KBUILD_DIR:-$cache/kbuild}
+tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+patchdir=${KPATCH_DIR:-$here/patches}
+configdir=$here/config
+jobs=${KJOBS:-$(nproc)}
+tree=$kbuild/$variant
+
+mkdir -p "$cache" "$kbuild"
+
+# One kernel build at a time per cache: builds share the stock tree.
+exec 9>"$cache/.build-kernel.lock"
+flock 9
+
+t0=$SECONDS
+stage_done() { say "$1 ($((SECONDS - t0)) s)"; t0=$SECONDS; }
+
+# --- pristine source -------------------------------------------------------
+
+# Identity of the tarball; a new Debian upload invalidates every tree.
+[ -r "$tarball" ] || die "cannot read '$tarball' (install linux-source-6.1)"
+src_id="$(stat -c '%s %Y' "$tarball") $tarball"
+
+# extract_source: unpack the tarball into $ksrc unless it is already there.
+extract_source() {
+	if [ -f "$ksrc/.sparsecp-source" ] &&
+	   [ "$(cat "$ksrc/.sparsecp-source")" = "$src_id" ]; then
+		return
+	fi
+	say "extracting '$tarball' into '$ksrc'"
+	rm -rf "$ksrc" "$ksrc.tmp"
+	mkdir -p "$ksrc.tmp"
+	tar -xJf "$tarball" -C "$ksrc.tmp" --strip-components=1
+	printf '%s\n' "$src_id" > "$ksrc.tmp/.sparsecp-source"
+	mv "$ksrc.tmp" "$ksrc"
+	stage_done "extracted"
+}
+
+extract_source
+kver=$(make -s -C "$ksrc" kernelversion)
+case $kver in
+6.1.*) say "source is linux $kver" ;;
+*) die "'$ksrc' is linux '$kver', expected 6.1.x" ;;
+esac
+
+# --- per-variant tree --------------------------------------------------------
+
+# copy_tree FROM TO: fresh copy of a (possibly built) tree, stamped with the
+# source identity so a re-extracted source invalidates it.
+copy_tree() {
+	rm -rf "$2" "$2.tmp"
+	cp -a "$1" "$2.tmp"
+	rm -rf "$2.tmp/.sparsecp-applied" "$2.tmp/.sparsecp-series"
+	printf '%s\n' "$src_id" > "$2.tmp/.sparsecp-base"
+	mv "$2.tmp" "$2"
+}
+
+# tree_is_current DIR: the tree was made from the current source.
+tree_is_current() {
+	[ -f "$1/.sparsecp-base" ] && [ "$(cat "$1/.sparsecp-base")" = "$src_id" ]
+}
+
+# list_series: patch file names in application order.  The series file wins;
+# without it, numbered *.patch files in name order.  Cover letters (0000-*)
+# are never applied.
+list_series() {
+	if [ -f "$patchdir/series" ]; then
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patchdir/series"
+	else
+		(cd "$patchdir" 2>/dev/null && ls -1 -- *.patch 2>/dev/null) || true
+	fi | grep -v '^0000-' || true
+}
+
+# unapply_patches: reverse what .sparsecp-applied records, newest first.
+# Returns non-zero if the tree cannot be restored that way.
+unapply_patches() {
+	local list=$tree/.sparsecp-applied/list p
+	[ -f "$list" ] || return 0
+	for p in $(tac "$list"); do
+		say "reverting $p"
+		patch -d "$tree" -p1 -R -s --fuzz=0 --no-backup-if-mismatch \
+			-r - < "$tree/.sparsecp-applied/$p" >&2 || return 1
+	done
+	rm -rf "$tree/.sparsecp-applied" "$tree/.sparsecp-series"
+}
+
+# apply_patches NAMES...: apply each patch with no fuzz; any fuzz, reject or
+# missing file is fatal and leaves the tree marked for re-creation.
+apply_patches() {
+	local p out
+	mkdir -p "$tree/.sparsecp-applied"
+	: > "$tree/.sparsecp-applied/list"
+	for p in "$@"; do
+		[ -f "$patchdir/$p" ] || die "series names '$patchdir/$p', which does not exist"
+		say "applying $p"
+		if ! out=$(patch -d "$tree" -p1 -N --fuzz=0 --no-backup-if-mismatch \
+				-r - < "$patchdir/$p" 2>&1); then
+			printf '%s\n' "$out" >&2
+			rm -f "$tree/.sparsecp-base"
+			die "'$p' does not apply cleanly (fuzz 0) to linux $kver"
+		fi
+		if printf '%s\n' "$out" | grep -q 'with fuzz'; then
+			printf '%s\n' "$out" >&2
+			rm -f "$tree/.sparsecp-base"
+			die "'$p' needs fuzz"
+		fi
+		printf '%s\n' "$out" | grep -i 'offset' >&2 || true
+		cp "$patchdir/$p" "$tree/.sparsecp-applied/$p"
+		printf '%s\n' "$p" >> "$tree/.sparsecp-applied/list"
+	done
+}
+
+prepare_tree() {
+	if [ "$variant" = stock ]; then
+		tree_is_current "$tree" || { say "copying source to '$tree'"; copy_tree "$ksrc" "$tree"; stage_done "copied"; }
+		return
+	fi
+
+	local names series_id
+	names=$(list_series)
+	[ -n "$names" ] || die "no patches in '$patchdir' (series empty or missing)"
+	# The series identity is the ordered names plus every patch's content.
+	series_id=$(for p in $names; do
+		printf '%s ' "$p"
+		sha256sum < "$patchdir/$p" 2>/dev/null || echo missing
+	done | sha256sum | cut -d' ' -f1)
+
+	if tree_is_current "$tree" && [ -f "$tree/.sparsecp-series" ] &&
+	   [ "$(cat "$tree/.sparsecp-series")" = "$series_id" ]; then
+		say "patch series unchanged"
+		return
+	fi
+	if ! tree_is_current "$tree" || ! unapply_patches; then
+		# Start from the stock tree, objects included, so only what the
+		# patches touch is recompiled.
+		tree_is_current "$kbuild/stock" || { say "copying source to '$kbuild/stock'"; copy_tree "$ksrc" "$kbuild/stock"; }
+		say "copying '$kbuild/stock' to '$tree'"
+		copy_tree "$kbuild/stock" "$tree"
+		stage_done "copied"
+	fi
+	# shellcheck disable=SC2086 # names are whitespace-free file names
+	apply_patches $names
+	printf '%s\n' "$series_id" > "$tree/.sparsecp-series"
+	stage_done "patched"
+}
+
+prepare_tree
+
+# --- configuration -----------------------------------------------------------
+
+fragments=("$configdir/vmtest.config")
+[ "$variant" = debug ] && fragments+=("$configdir/debug.config")
+
+# configure: tinyconfig + fragments + olddefconfig into a scratch .config;
+# the tree's .config is replaced only if the result differs, so an unchanged
+# configuration triggers no rebuild.
+configure() {
+	local old=$tree/.config.sparsecp-prev
+	rm -f "$old"
+	[ -f "$tree/.config" ] && cp -p "$tree/.config" "$old"
+	make -s -C "$tree" tinyconfig >&2
+	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "${fragments[@]}") >/dev/null
+	make -s -C "$tree" olddefconfig >&2
+	if [ -f "$old" ] && cmp -s "$old" "$tree/.config"; then
+		mv "$old" "$tree/.config"   # keeps the old mtime
+		say "configuration unchanged"
+	else
+		rm -f "$old"
+		say "configuration updated"
+	fi
+}
+
+# verify_config: every option a fragment asks for must be set exactly so.
+verify_config() {
+	local frag line opt want bad=0
+	for frag in "${fragments[@]}"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				opt=${line%%=*} want=$line ;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# } opt=${opt%% *} want="" ;;
+			*) continue ;;
+			esac
+			if [ -n "$want" ]; then
+				grep -qxF -- "$want" "$tree/.config" && continue
+			else
+				grep -q "^$opt=" "$tree/.config" || continue
+			fi
+			say "${frag##*/}: asked for '$line', got '$(grep -E "^(# )?$opt[= ]" "$tree/.config" || echo "$opt absent")'"
+			bad=1
+		done < "$frag"
+	done
+	[ $bad = 0 ] || die "configuration does not match the fragments"
+}
+
+configure
+verify_config
+stage_done "configured"
+
+# --- build -------------------------------------------------------------------
+
+say "building $variant bzImage with -j$jobs"
+if ! make -C "$tree" -j"$jobs" bzImage > "$tree/.sparsecp-build.log" 2>&1; then
+	tail -n 40 "$tree/.sparsecp-build.log" >&2
+	die "kernel build failed; full log in '$tree/.sparsecp-build.log'"
+fi
+grep -E 'warning:' "$tree/.sparsecp-build.log" >&2 || true
+stage_done "built"
+
+printf '%s\n' "$tree/arch/x86/boot/bzImage"
