@@ -196,9 +196,13 @@ configure() {
 	local old=$tree/.config.sparsecp-prev
 	rm -f "$old"
 	[ -f "$tree/.config" ] && cp -p "$tree/.config" "$old"
-	make -s -C "$tree" tinyconfig >&2
-	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "${fragments[@]}") >/dev/null
-	make -s -C "$tree" olddefconfig >&2
+	local log=$tree/.sparsecp-config.log
+	if ! { make -s -C "$tree" tinyconfig &&
+	       (cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "${fragments[@]}") &&
+	       make -s -C "$tree" olddefconfig; } > "$log" 2>&1; then
+		cat "$log" >&2
+		die "configuration failed"
+	fi
 	if [ -f "$old" ] && cmp -s "$old" "$tree/.config"; then
 		mv "$old" "$tree/.config"   # keeps the old mtime
 		say "configuration unchanged"

@@ -361,9 +361,17 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 	if (verbose)
 		print_map("parked FIEMAP (no SYNC)", call.fm);
 	status = check_range(call.fm, H_OFF, H_LEN, reason, sizeof(reason));
-	if (copy && naive_copy(fd, call.fm, copy_path, reason + strlen(reason),
-			       sizeof(reason) - strlen(reason)) != 0)
-		status = ST_WRONG;
+	if (copy) {
+		char copy_reason[100];
+
+		if (naive_copy(fd, call.fm, copy_path, copy_reason,
+			       sizeof(copy_reason)) != 0) {
+			snprintf(reason + strlen(reason),
+				 sizeof(reason) - strlen(reason), "%s%s",
+				 status == ST_OK ? "" : "; ", copy_reason);
+			status = ST_WRONG;
+		}
+	}
 	printf("%s: %s rep %d: %s%s\n", prog, prealloc ? "prealloc" : "hole",
 	       rep, status == ST_OK ? "map correct" : "WRONG: ",
 	       status == ST_OK ? (copy ? ", naive copy identical" : "") : reason);

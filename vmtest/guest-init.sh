@@ -1,0 +1,226 @@
+#!/bin/sh
+# /init of the vmcheck guest (busybox sh).  Runs every scenario on every
+# filesystem disk, writes TAP lines (without numbers: the host numbers them)
+# to the console and to the results disk /dev/vda, then powers off.
+#
+# Kernel command line parameters:
+#   vmtest.variant=stock|patched|debug   what the expectations are
+#   vmtest.reps=N                        fiemap-race repetitions per case
+#   vmtest.fs=btrfs,btrfs-zstd,ext4,xfs  filesystems to run
+#   vmtest.probe=1                       only report that the guest booted
+#
+# Disks: vda results, vdb btrfs, vdc ext4, vdd xfs.
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sys /sys
+/bin/busybox mount -t devtmpfs dev /dev
+/bin/busybox --install -s /bin
+mount -t tmpfs -o size=256m tmp /tmp
+exec </dev/console >/dev/console 2>&1
+export PATH=/bin
+
+variant=stock reps=20 fslist=btrfs,btrfs-zstd,ext4,xfs probe=0
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	vmtest.variant=*) variant=${arg#*=} ;;
+	vmtest.reps=*) reps=${arg#*=} ;;
+	vmtest.fs=*) fslist=${arg#*=} ;;
+	vmtest.probe=*) probe=${arg#*=} ;;
+	esac
+done
+
+results=/tmp/results
+: > $results
+
+# publish: copy the results so far to the results disk, with END when final.
+publish() {
+	{ cat $results; [ "${1:-}" = final ] && echo "# vmtest-end"; } > /tmp/results.out
+	dd if=/tmp/results.out of=/dev/vda bs=64k conv=fsync 2>/dev/null
+}
+
+# tap RESULT DESCRIPTION [DIRECTIVE]: one test result line.
+tap() {
+	line="$1 - $variant/$2${3:+ # $3}"
+	echo "$line" >> $results
+	echo "vmtest: $line"
+}
+
+note() {
+	echo "# $*" >> $results
+	echo "vmtest: # $*"
+}
+
+finish() {
+	publish final
+	sync
+	poweroff -f
+	sleep 10
+}
+
+if [ "$probe" = 1 ]; then
+	note "probe: guest booted"
+	finish
+fi
+
+note "kernel $(uname -r), variant $variant, $(nproc) cpus"
+# Keep written data dirty (delalloc) until a test asks for it.
+echo 360000 > /proc/sys/vm/dirty_expire_centisecs
+echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+
+SCANS="fiemap seek auto"
+
+sha() { set -- $(sha256sum < "$1"); echo "$1"; }
+
+# copy_check FS SCAN SCENARIO DIR: make the scenario file, copy it at once
+# with sparsecp, compare with the expected content and check holes.
+copy_check() {
+	local fs=$1 scan=$2 scen=$3 dir=$4 src copy exp desc rc
+	src=$dir/$scen.src copy=$dir/$scen.copy exp=/tmp/$scen.exp
+	desc="$fs/$scen/scan=$scan"
+
+	mkscenario "$scen" "$src" "$exp"
+	rc=$?
+	if [ $rc = 77 ]; then
+		tap ok "$desc" "SKIP not supported on $fs"
+		rm -f "$src" "$src.origin" "$exp"
+		return
+	elif [ $rc != 0 ]; then
+		tap "not ok" "$desc (setup failed: mkscenario exit $rc)"
+		rm -f "$src" "$src.origin" "$exp"
+		return
+	fi
+	timeout 300 sparsecp --scan="$scan" "$src" "$copy" > /tmp/out 2>&1
+	rc=$?
+	if [ $rc != 0 ]; then
+		tap "not ok" "$desc (sparsecp exit $rc)"
+		sed 's/^/#   /' /tmp/out | head -n 20 | tee -a $results
+	elif [ "$(sha "$copy")" != "$(sha "$exp")" ]; then
+		tap "not ok" "$desc (copy differs from expected content)"
+		cmp "$copy" "$exp" 2>&1 | sed 's/^/#   /' | tee -a $results
+	elif ! mkscenario --holes "$src" "$copy" > /tmp/out 2>&1; then
+		tap "not ok" "$desc (holes not preserved)"
+		sed 's/^/#   /' /tmp/out | tee -a $results
+	elif [ "$(sha "$src")" != "$(sha "$exp")" ]; then
+		tap "not ok" "$desc (source itself reads back wrong: kernel bug)"
+	else
+		tap ok "$desc"
+	fi
+	rm -f "$src" "$src.origin" "$copy" "$exp"
+}
+
+# append_check FS SCAN DIR: copy a file that is being appended to.  Exit 1
+# with "changed" in the message is acceptable; exit 0 must be an exact
+# prefix snapshot; anything else fails.
+append_check() {
+	local fs=$1 scan=$2 dir=$3 src copy desc rc appender n
+	src=$dir/append.src copy=$dir/append.copy
+	desc="$fs/append-during-copy/scan=$scan"
+
+	mkscenario mixed "$src" /tmp/append.exp || { tap "not ok" "$desc (setup failed)"; return; }
+	(
+		i=0
+		while [ $i -lt 3000 ]; do
+			printf 'appended line %06d\n' $i >> "$src"
+			i=$((i + 1))
+		done
+	) &
+	appender=$!
+	timeout 300 sparsecp --scan="$scan" "$src" "$copy" > /tmp/out 2>&1
+	rc=$?
+	wait $appender
+	n=$(stat -c %s "$copy" 2>/dev/null || echo 0)
+	if [ $rc = 0 ] && [ "$(head -c "$n" "$src" | sha256sum)" = "$(sha256sum < "$copy")" ]; then
+		tap ok "$desc (exit 0, consistent snapshot of $n bytes)"
+	elif [ $rc = 1 ] && grep -qi changed /tmp/out; then
+		tap ok "$desc (exit 1, reported the change)"
+	else
+		tap "not ok" "$desc (exit $rc: silent mismatch or unexpected error)"
+		sed 's/^/#   /' /tmp/out | head -n 20 | tee -a $results
+	fi
+	rm -f "$src" "$copy" /tmp/append.exp
+}
+
+# expect_bug FS NAME RC WRONG: TAP for a check that must fail on stock
+# (proving the bug) and pass on patched kernels.
+expect_bug() {
+	local fs=$1 name=$2 rc=$3 wrong=$4 desc
+	desc="$fs/$name ($wrong of $reps repetitions wrong)"
+	if [ "$rc" = 2 ]; then
+		tap "not ok" "$desc: setup error"
+	elif [ "$variant" = stock ]; then
+		if [ "$wrong" -gt 0 ]; then
+			tap "not ok" "$desc" "TODO stock kernel bug"
+		else
+			note "!!!!!!!! STOCK KERNEL NO LONGER REPRODUCES $fs/$name !!!!!!!!"
+			tap ok "$desc" "TODO stock kernel bug NOT REPRODUCED"
+		fi
+	elif [ "$wrong" = 0 ] && [ "$rc" = 0 ]; then
+		tap ok "$desc"
+	else
+		tap "not ok" "$desc"
+	fi
+}
+
+# race_checks FS DIR: the fiemap race reproducer, the naive copier under the
+# same race, and the self-mapped FIEMAP deadlock check.
+race_checks() {
+	local fs=$1 dir=$2 case t rc maps copies
+	for case in hole prealloc; do
+		t=$(date +%s)
+		fiemap-race -c -t 60 -n "$reps" "$case" "$dir" > /tmp/race 2>&1
+		rc=$?
+		sed 's/^/#   /' /tmp/race | grep -v 'map correct' | tee -a $results
+		maps=$(grep -c 'reported as a hole\|reported UNWRITTEN' /tmp/race)
+		copies=$(grep -c 'naive copy differs' /tmp/race)
+		expect_bug "$fs" "fiemap-race/$case" $rc "$maps"
+		expect_bug "$fs" "naive-copier/$case" $rc "$copies"
+		note "fiemap-race $case on $fs: $(($(date +%s) - t)) s"
+	done
+	fiemap-race -t 60 -n 3 selfmap "$dir" > /tmp/race 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		tap ok "$fs/fiemap-selfmap (FIEMAP into an mmap of the file completes)"
+	else
+		tap "not ok" "$fs/fiemap-selfmap (exit $rc)"
+		sed 's/^/#   /' /tmp/race | tee -a $results
+	fi
+}
+
+# run_fs NAME: mount the filesystem NAME and run everything on it.
+run_fs() {
+	local name=$1 dev type opts t0 dir scan scen
+	case $name in
+	btrfs) dev=/dev/vdb type=btrfs opts=commit=600 ;;
+	btrfs-zstd) dev=/dev/vdb type=btrfs opts=commit=600,compress=zstd ;;
+	ext4) dev=/dev/vdc type=ext4 opts=commit=600 ;;
+	xfs) dev=/dev/vdd type=xfs opts= ;;
+	*) tap "not ok" "$name (unknown filesystem)"; return ;;
+	esac
+	t0=$(date +%s)
+	if ! mount -t $type ${opts:+-o $opts} $dev /mnt; then
+		tap "not ok" "$name/mount"
+		return
+	fi
+	dir=/mnt/$name
+	mkdir -p "$dir"
+	for scan in $SCANS; do
+		for scen in $(mkscenario --list); do
+			copy_check "$name" "$scan" "$scen" "$dir"
+		done
+		append_check "$name" "$scan" "$dir"
+	done
+	publish
+	case $type in
+	btrfs) race_checks "$name" "$dir" ;;
+	esac
+	rm -rf "$dir"
+	umount /mnt || tap "not ok" "$name/umount"
+	note "$name took $(($(date +%s) - t0)) s"
+	publish
+}
+
+for fs in $(echo "$fslist" | tr , ' '); do
+	run_fs "$fs"
+done
+finish
