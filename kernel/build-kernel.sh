@@ -84,11 +84,17 @@ esac
 # --- per-variant tree --------------------------------------------------------
 
 # copy_tree FROM TO: fresh copy of a (possibly built) tree, stamped with the
-# source identity so a re-extracted source invalidates it.
+# source identity so a re-extracted source invalidates it.  Kbuild records
+# relative paths, except objtool's build, which records absolute ones: those
+# are rewritten, or objtool and with it every object would be rebuilt.
 copy_tree() {
 	rm -rf "$2" "$2.tmp"
 	cp -a "$1" "$2.tmp"
 	rm -rf "$2.tmp/.sparsecp-applied" "$2.tmp/.sparsecp-series"
+	if [ -d "$2.tmp/tools/objtool" ]; then
+		find "$2.tmp/tools/objtool" -type f \( -name '.*.cmd' -o -name '.*.d' \) \
+			-exec sed -i "s|$1/|$2/|g" {} +
+	fi
 	printf '%s\n' "$src_id" > "$2.tmp/.sparsecp-base"
 	mv "$2.tmp" "$2"
 }
