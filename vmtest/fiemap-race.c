@@ -75,6 +75,35 @@ static const char *prog = "fiemap-race";
 static bool verbose;
 static long page_size;
 
+/* Watchdog: what the program is doing, and since when. */
+static const char *volatile step = "starting";
+static volatile time_t step_since;
+
+static void progress(const char *what)
+{
+	step = what;
+	step_since = time(NULL);
+}
+
+/* watchdog: if one step takes longer than *ARG seconds, the kernel has most
+ * likely deadlocked; say so on stdout (the console) and exit 1.  The exit
+ * may itself hang on threads stuck in the kernel, but the message is out. */
+static void *watchdog(void *arg)
+{
+	int limit = *(int *)arg;
+
+	for (;;) {
+		sleep(1);
+		if (time(NULL) - step_since > limit) {
+			printf("%s: WRONG: stuck for over %d s in: %s (deadlock?)\n",
+			       prog, limit, step);
+			fflush(stdout);
+			_exit(ST_WRONG);
+		}
+	}
+	return NULL;
+}
+
 /* setup_error: report a failed operation with errno and exit 2. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 setup_error(const char *fmt, ...)
@@ -307,6 +336,7 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 
 	snprintf(path, sizeof(path), "%s/fiemap-race.%d", dir, rep);
 	snprintf(copy_path, sizeof(copy_path), "%s/fiemap-race.%d.naive", dir, rep);
+	progress("creating the file");
 	fd = make_base_file(path, prealloc);
 
 	/* The data that must not get lost: buffered, not synced. */
@@ -334,6 +364,7 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 
 	pfd.fd = uffd;
 	pfd.events = POLLIN;
+	progress("waiting for FIEMAP to fault on the userfaultfd page");
 	if (poll(&pfd, 1, timeout_s * 1000) != 1 ||
 	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
 	    msg.event != UFFD_EVENT_PAGEFAULT) {
@@ -343,7 +374,9 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 		setup_error("FIEMAP did not fault on the userfaultfd page");
 	}
 
+	progress("writeback, commit and reclaim while FIEMAP is parked");
 	write_back_commit_reclaim(fd);
+	progress("resuming the parked FIEMAP");
 
 	/* Resolve the fault: let fiemap continue from where it parked. */
 	struct uffdio_copy resolve = {
@@ -397,6 +430,7 @@ static int selfmap_once(const char *dir, int rep, int timeout_s)
 	pid_t child;
 
 	snprintf(path, sizeof(path), "%s/fiemap-selfmap.%d", dir, rep);
+	progress("creating the file");
 	fd = make_base_file(path, false);
 	fill_range(fd, 0, map_len, 'M');        /* data under the buffer */
 	fill_range(fd, H_OFF + map_len, H_LEN, 'H'); /* plus some delalloc */
@@ -405,6 +439,9 @@ static int selfmap_once(const char *dir, int rep, int timeout_s)
 		setup_error("sync_file_range");
 	posix_fadvise(fd, 0, map_len, POSIX_FADV_DONTNEED);
 
+	/* The child's FIEMAP has its own timeout below. */
+	progress("FIEMAP into a mapping of the file");
+	step_since += timeout_s;
 	child = fork();
 	if (child < 0)
 		setup_error("fork");
@@ -478,6 +515,15 @@ int main(int argc, char **argv)
 	which = argv[optind];
 	dir = argv[optind + 1];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	progress("starting");
+	{
+		static int limit;
+		pthread_t dog;
+
+		limit = 2 * timeout_s;
+		if (pthread_create(&dog, NULL, watchdog, &limit) != 0)
+			setup_error("pthread_create");
+	}
 
 	for (int rep = 1; rep <= reps; rep++) {
 		int st;

@@ -176,6 +176,7 @@ race_checks() {
 		expect_bug "$fs" "fiemap-race/$case" $rc "$maps"
 		expect_bug "$fs" "naive-copier/$case" $rc "$copies"
 		note "fiemap-race $case on $fs: $(($(date +%s) - t)) s"
+		publish
 	done
 	fiemap-race -t 60 -n 3 selfmap "$dir" > /tmp/race 2>&1
 	rc=$?

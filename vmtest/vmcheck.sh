@@ -168,13 +168,17 @@ show_console() {
 
 # boot_variant VARIANT: one guest run; turns its results into TAP.
 boot_variant() {
-	local v=$1 kernel=${bzimage[$1]} r extra="" splats t=$SECONDS
-	[ "$v" = debug ] && extra=" vmtest.fs=btrfs,btrfs-zstd"
-	local vreps=$reps
-	[ "$v" = debug ] && [ "$vreps" -gt 5 ] && vreps=5
+	local v=$1 kernel=${bzimage[$1]} r splats t=$SECONDS
+	local vfs=$fslist vreps=$reps
+	# Lockdep makes the guest slower: the debug kernel runs the btrfs
+	# filesystems, where the patched fiemap code is, with fewer repetitions.
+	if [ "$v" = debug ]; then
+		vfs=$(echo "$fslist" | tr , '\n' | grep '^btrfs' | paste -sd,)
+		[ "$vreps" -gt 5 ] && vreps=5
+	fi
 	make_images || { tap_out "not ok" "$v: make filesystem images"; return; }
 	run_qemu "$chosen_accel" "$kernel" "$boot_timeout" \
-		"vmtest.variant=$v vmtest.reps=$vreps vmtest.fs=$fslist$extra"
+		"vmtest.variant=$v vmtest.reps=$vreps vmtest.fs=$vfs"
 	r=$?
 	echo "# stage boot $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
 	cp "$work/console.log" "$work/console-$v.log"
