@@ -169,16 +169,18 @@ show_console() {
 # boot_variant VARIANT: one guest run; turns its results into TAP.
 boot_variant() {
 	local v=$1 kernel=${bzimage[$1]} r splats t=$SECONDS
-	local vfs=$fslist vreps=$reps
-	# Lockdep makes the guest slower: the debug kernel runs the btrfs
-	# filesystems, where the patched fiemap code is, with fewer repetitions.
+	local vfs=$fslist vreps=$reps vscans=fiemap,seek,auto
+	# Lockdep makes the guest about three times slower: the debug kernel
+	# runs the FIEMAP scenarios on btrfs, where the patched code is, and
+	# fewer race repetitions.
 	if [ "$v" = debug ]; then
 		vfs=$(echo "$fslist" | tr , '\n' | grep '^btrfs' | paste -sd,)
+		vscans=fiemap
 		[ "$vreps" -gt 5 ] && vreps=5
 	fi
 	make_images || { tap_out "not ok" "$v: make filesystem images"; return; }
 	run_qemu "$chosen_accel" "$kernel" "$boot_timeout" \
-		"vmtest.variant=$v vmtest.reps=$vreps vmtest.fs=$vfs"
+		"vmtest.variant=$v vmtest.reps=$vreps vmtest.fs=$vfs vmtest.scans=$vscans"
 	r=$?
 	echo "# stage boot $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
 	cp "$work/console.log" "$work/console-$v.log"
