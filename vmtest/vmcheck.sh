@@ -36,7 +36,7 @@ die() { echo "Bail out! $prog: $*"; exit 2; }
 
 [ -n "${SPARSECP:-}" ] || die "set SPARSECP to a static sparsecp binary"
 [ -x "$SPARSECP" ] || die "'$SPARSECP' is not an executable"
-if file -L "$SPARSECP" 2>/dev/null | grep -q 'dynamically linked'; then
+if readelf -l "$SPARSECP" 2>/dev/null | grep -q 'program interpreter'; then
 	die "'$SPARSECP' is dynamically linked; the guest needs a static binary"
 fi
 for tool in qemu-system-x86_64 mkfs.btrfs mkfs.ext4 mkfs.xfs cpio gzip; do
