@@ -1,0 +1,84 @@
+/* The map stage: where a file holds data, as the kernel reports it.
+
+   A map is a sorted list of non-overlapping extents inside the file.
+   Everything outside the extents is a hole.  Maps are only built through
+   map_add () and map_finish (), which refuse anything that contradicts
+   itself or the file, so the later stages can trust what they get.  */
+
+#ifndef SPARSECP_EXTENT_MAP_H
+#define SPARSECP_EXTENT_MAP_H
+
+#include "system.h"
+
+#include <sys/stat.h>
+
+enum extent_kind
+{
+  /* Holds data: copy it.  */
+  EXTENT_DATA,
+  /* Allocated but unwritten: reads as zeros on disk, yet may hold data
+     still in the page cache.  Read it; only zeros read back may become
+     holes.  */
+  EXTENT_UNWRITTEN
+};
+
+struct extent
+{
+  off_t start;
+  off_t len;
+  enum extent_kind kind;
+};
+
+struct extent_map
+{
+  struct extent *v;
+  size_t n;
+  size_t alloc;
+  enum scan_method method;  /* the method that produced the map */
+  off_t raw_end;            /* end of the last extent added, for ordering */
+  off_t raw_bytes;          /* bytes the kernel reported, before trimming */
+  bool last_seen;           /* an extent carried FIEMAP_EXTENT_LAST */
+};
+
+/* Why a map was not trusted.  NULL when it was.  */
+typedef char const *map_distrust;
+
+/* The result of asking the kernel for a map.  */
+enum map_status
+{
+  MAP_OK,           /* the map is complete and consistent */
+  MAP_UNSUPPORTED,  /* the method does not work on this file */
+  MAP_UNTRUSTED,    /* the kernel answered, but the answer is not believable */
+  MAP_FAILED        /* a real error, already reported */
+};
+
+void map_init (struct extent_map *, enum scan_method);
+void map_free (struct extent_map *);
+void map_reset (struct extent_map *, enum scan_method);
+
+/* Append the raw extent [START, START+LEN) of KIND as the kernel reported
+   it.  Return NULL, or why the map can no longer be trusted.  */
+map_distrust map_add (struct extent_map *, off_t start, off_t len,
+                      enum extent_kind kind);
+
+/* Check the whole map against the file: SIZE bytes of which ALLOC_BYTES
+   are allocated (st_blocks), BLKSIZE the allocation unit, COMPLETE when
+   the kernel said it had reported everything.  Then trim extents to SIZE
+   and merge neighbours of the same kind.  Return NULL, or why the map is
+   not trusted.  */
+map_distrust map_finish (struct extent_map *, off_t size, off_t alloc_bytes,
+                         off_t blksize, bool complete);
+
+/* Bytes of data (both kinds) in a finished map.  */
+off_t map_data_bytes (struct extent_map const *);
+
+/* Build a map of FD, whose status is ST, with one method.  On MAP_UNTRUSTED
+   and MAP_UNSUPPORTED, set *WHY to a short reason.  On MAP_FAILED, the
+   error has been reported for NAME.  */
+enum map_status map_fiemap (int fd, char const *name, struct stat const *st,
+                            struct extent_map *, map_distrust *why);
+enum map_status map_seek (int fd, char const *name, struct stat const *st,
+                          struct extent_map *, map_distrust *why);
+enum map_status map_read (struct stat const *st, struct extent_map *);
+
+#endif

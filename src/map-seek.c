@@ -1,0 +1,70 @@
+/* Mapping with lseek SEEK_DATA / SEEK_HOLE, for filesystems without
+   FIEMAP (tmpfs, NFS, FUSE, overlayfs).  */
+
+#include "extent-map.h"
+
+#include <string.h>
+#include <unistd.h>
+
+/* Seek FD to the next data or hole at or after POS, retrying EINTR.  */
+static off_t
+seek_retry (int fd, off_t pos, int whence)
+{
+  off_t r;
+  do
+    r = lseek (fd, pos, whence);
+  while (r < 0 && errno == EINTR);
+  return r;
+}
+
+enum map_status
+map_seek (int fd, char const *name, struct stat const *st,
+          struct extent_map *m, map_distrust *why)
+{
+  off_t size = st->st_size;
+  off_t pos = 0;
+
+  (void) name;
+  map_reset (m, SCAN_SEEK);
+  *why = NULL;
+
+  while (pos < size)
+    {
+      off_t data = seek_retry (fd, pos, SEEK_DATA);
+      if (data < 0)
+        {
+          if (errno == ENXIO)
+            break;              /* only a hole from POS to the end */
+          *why = strerror (errno);
+          return (pos == 0 && (errno == EINVAL || errno == EOPNOTSUPP)
+                  ? MAP_UNSUPPORTED : MAP_UNTRUSTED);
+        }
+      if (data < pos)
+        {
+          *why = "SEEK_DATA moved backwards";
+          return MAP_UNTRUSTED;
+        }
+      if (data >= size)
+        break;
+
+      off_t hole = seek_retry (fd, data, SEEK_HOLE);
+      if (hole < 0)
+        {
+          *why = strerror (errno);
+          return MAP_UNTRUSTED;
+        }
+      if (hole <= data)
+        {
+          *why = "SEEK_HOLE did not move past the data";
+          return MAP_UNTRUSTED;
+        }
+      *why = map_add (m, data, hole - data, EXTENT_DATA);
+      if (*why)
+        return MAP_UNTRUSTED;
+      pos = hole;
+    }
+
+  *why = map_finish (m, size, (off_t) st->st_blocks * 512, st->st_blksize,
+                     true);
+  return *why ? MAP_UNTRUSTED : MAP_OK;
+}

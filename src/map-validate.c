@@ -1,0 +1,113 @@
+/* Building a map: the checks every method's answer must pass.  */
+
+#include "extent-map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "intprops.h"
+#include "xalloc.h"
+
+void
+map_init (struct extent_map *m, enum scan_method method)
+{
+  memset (m, 0, sizeof *m);
+  m->method = method;
+}
+
+void
+map_free (struct extent_map *m)
+{
+  free (m->v);
+  map_init (m, m->method);
+}
+
+/* Forget the extents of M but keep its storage, for another try.  */
+void
+map_reset (struct extent_map *m, enum scan_method method)
+{
+  struct extent *v = m->v;
+  size_t alloc = m->alloc;
+  map_init (m, method);
+  m->v = v;
+  m->alloc = alloc;
+}
+
+map_distrust
+map_add (struct extent_map *m, off_t start, off_t len, enum extent_kind kind)
+{
+  off_t end;
+
+  if (m->last_seen)
+    return "an extent follows the one marked last";
+  if (len <= 0)
+    return "zero-length extent";
+  if (start < 0 || INT_ADD_WRAPV (start, len, &end))
+    return "extent outside any possible file";
+  if (start < m->raw_end)
+    return "extents overlap or are out of order";
+
+  m->raw_bytes += len;
+
+  /* Merge with a touching neighbour of the same kind: the kernel splits
+     extents at boundaries that do not matter for copying.  */
+  if (m->n && m->raw_end == start && m->v[m->n - 1].kind == kind)
+    m->v[m->n - 1].len += len;
+  else
+    {
+      if (m->n == m->alloc)
+        {
+          idx_t alloc = m->alloc;
+          m->v = xpalloc (m->v, &alloc, 1, -1, sizeof *m->v);
+          m->alloc = alloc;
+        }
+      m->v[m->n++] = (struct extent) { start, len, kind };
+    }
+  m->raw_end = end;
+  return NULL;
+}
+
+map_distrust
+map_finish (struct extent_map *m, off_t size, off_t alloc_bytes,
+            off_t blksize, bool complete)
+{
+  if (!complete)
+    return "the map ends before the end of the file";
+
+  /* st_blocks also counts metadata (extent tree blocks, an xattr block),
+     so allow a little of it; a hidden data extent larger than that is
+     caught here.  */
+  off_t slack = blksize * (2 + (off_t) (m->n / 128));
+  if (m->raw_bytes < alloc_bytes - slack)
+    return "fewer bytes are mapped than the file has allocated";
+
+  /* Allocation past the end (fallocate --keep-size, speculative
+     preallocation) is normal and holds no data to copy.  */
+  while (m->n && m->v[m->n - 1].start >= size)
+    m->n--;
+  if (m->n)
+    {
+      struct extent *e = &m->v[m->n - 1];
+      if (e->len > size - e->start)
+        e->len = size - e->start;
+    }
+  return NULL;
+}
+
+off_t
+map_data_bytes (struct extent_map const *m)
+{
+  off_t sum = 0;
+  for (size_t i = 0; i < m->n; i++)
+    sum += m->v[i].len;
+  return sum;
+}
+
+enum map_status
+map_read (struct stat const *st, struct extent_map *m)
+{
+  map_reset (m, SCAN_READ);
+  if (st->st_size > 0)
+    map_add (m, 0, st->st_size, EXTENT_DATA);
+  return MAP_OK;
+}
