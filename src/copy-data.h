@@ -1,0 +1,46 @@
+/* The copy stage: moving the bytes of planned segments.  */
+
+#ifndef SPARSECP_COPY_DATA_H
+#define SPARSECP_COPY_DATA_H
+
+#include "copy-plan.h"
+
+struct copier
+{
+  int src_fd;
+  int dst_fd;
+  char const *src_name;
+  char const *dst_name;
+  bool try_cfr;        /* copy_file_range has not failed yet */
+  bool dst_seekable;   /* holes can be skipped with offsets */
+  size_t hole_blksize; /* holes are made of whole blocks this large */
+  char *buf;
+  size_t bufsize;
+  /* What was done, for --debug.  */
+  off_t bytes_cfr;
+  off_t bytes_rw;
+  off_t bytes_hole;
+};
+
+enum copy_status
+{
+  COPY_OK,
+  COPY_SHORT,   /* the source ended before the map said it would */
+  COPY_FAILED   /* an error, already reported */
+};
+
+void copier_init (struct copier *, int src_fd, char const *src_name,
+                  int dst_fd, char const *dst_name, bool dst_seekable,
+                  size_t hole_blksize);
+void copier_free (struct copier *);
+
+/* Carry out SEG of a file that is SIZE bytes long.  */
+enum copy_status copy_segment (struct copier *, struct segment const *seg,
+                               off_t size);
+
+/* Copy from the source's current position until end of file, for files
+   whose size says nothing (pipes, devices, /proc).  Make holes of zero
+   blocks when MAKE_HOLES.  Store the bytes copied in *TOTAL.  */
+enum copy_status copy_stream (struct copier *, bool make_holes, off_t *total);
+
+#endif
