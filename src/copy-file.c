@@ -1,0 +1,417 @@
+/* Copying one file: map, plan and copy, into a temporary file that
+   replaces the destination only once it is complete.  */
+
+#include "copy-file.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "copy-data.h"
+#include "dirname.h"
+#include "error.h"
+#include "filenamecat.h"
+#include "ignore-value.h"
+#include "quote.h"
+#include "same-inode.h"
+#include "stat-time.h"
+#include "xalloc.h"
+
+/* A file whose size, mtime or ctime moved while it was copied is copied
+   again, at most this many times in all.  */
+enum { COPY_ATTEMPTS = 3 };
+
+/* The temporary file being written, removed if a signal ends us.  */
+static char *volatile temp_name;
+
+static void
+cleanup_and_die (int sig)
+{
+  char *name = temp_name;
+  if (name)
+    unlink (name);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+void
+install_cleanup_handlers (void)
+{
+  static int const sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = cleanup_and_die;
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    {
+      struct sigaction old;
+      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        sigaction (sigs[i], &sa, NULL);
+    }
+}
+
+char const *
+scan_method_name (enum scan_method m)
+{
+  static char const *const names[] = { "auto", "fiemap", "seek", "read" };
+  return names[m];
+}
+
+/* The methods to try, in order, for --scan=ASKED; reading always ends
+   the list because it cannot be fooled.  */
+static int
+scan_order (enum scan_method asked, enum scan_method order[3])
+{
+  switch (asked)
+    {
+    case SCAN_AUTO:
+      order[0] = SCAN_FIEMAP, order[1] = SCAN_SEEK, order[2] = SCAN_READ;
+      return 3;
+    case SCAN_READ:
+      order[0] = SCAN_READ;
+      return 1;
+    default:
+      order[0] = asked, order[1] = SCAN_READ;
+      return 2;
+    }
+}
+
+/* Build a trusted map of SRC_FD, trying the methods --scan allows.  */
+static void
+map_file (int src_fd, char const *name, struct stat const *st,
+          struct copy_options const *x, struct extent_map *m)
+{
+  enum scan_method order[3];
+  int n = scan_order (x->scan, order);
+
+  for (int i = 0; i < n; i++)
+    {
+      map_distrust why = NULL;
+      enum map_status s;
+      switch (order[i])
+        {
+        case SCAN_FIEMAP:
+          s = map_fiemap (src_fd, name, st, m, &why);
+          break;
+        case SCAN_SEEK:
+          s = map_seek (src_fd, name, st, m, &why);
+          break;
+        default:
+          s = map_read (st, m);
+          break;
+        }
+      if (s == MAP_OK)
+        return;
+      if (x->debug)
+        error (0, 0, "%s: %s not used: %s", quote (name),
+               scan_method_name (order[i]), why);
+    }
+  abort ();   /* map_read () cannot fail */
+}
+
+/* Whether a regular file has fewer blocks than its size needs.  */
+static bool
+looks_sparse (struct stat const *st)
+{
+  return (off_t) st->st_blocks * 512 < st->st_size;
+}
+
+static bool
+same_time (struct timespec a, struct timespec b)
+{
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Whether a file's contents may have changed between two stat calls.  */
+static bool
+source_changed (struct stat const *a, struct stat const *b)
+{
+  return (a->st_size != b->st_size
+          || !same_time (get_stat_mtime (a), get_stat_mtime (b))
+          || !same_time (get_stat_ctime (a), get_stat_ctime (b)));
+}
+
+/* One attempt at copying a regular file of known size: map, plan, copy,
+   then set the destination's size so a trailing hole is kept.  */
+static enum copy_status
+copy_mapped (struct copier *c, struct stat const *st,
+             struct copy_options const *x, struct extent_map *m)
+{
+  map_file (c->src_fd, c->src_name, st, x, m);
+
+  bool scan_data = (m->method == SCAN_READ && x->sparse == SPARSE_AUTO
+                    && looks_sparse (st));
+  struct plan p;
+  struct segment seg;
+  plan_init (&p, m, st->st_size, x->sparse, scan_data);
+  while (plan_next (&p, &seg))
+    {
+      enum copy_status s = copy_segment (c, &seg, st->st_size);
+      if (s != COPY_OK)
+        return s;
+    }
+
+  if (c->dst_seekable && ftruncate (c->dst_fd, st->st_size) != 0)
+    {
+      error (0, errno, "cannot set the size of %s", quote (c->dst_name));
+      return COPY_FAILED;
+    }
+  return COPY_OK;
+}
+
+/* Where DST's bytes really go: DST itself, or the file a symlink DST
+   points to, as cp writes through symlinks.  Return NULL after reporting
+   an error.  */
+static char *
+resolve_target (char const *dst)
+{
+  struct stat lst;
+  if (lstat (dst, &lst) != 0 || !S_ISLNK (lst.st_mode))
+    return xstrdup (dst);
+  char *real = realpath (dst, NULL);
+  if (!real)
+    {
+      if (errno == ENOENT)
+        error (0, 0, "not writing through dangling symlink %s", quote (dst));
+      else
+        error (0, errno, "cannot resolve %s", quote (dst));
+    }
+  return real;
+}
+
+/* Create a temporary file beside TARGET and return its descriptor, with
+   its name in *TEMP; on failure report it for DST and return -1.  */
+static int
+create_temp (char const *target, char const *dst, char **temp)
+{
+  char *dir = dir_name (target);
+  *temp = file_name_concat (dir, ".sparsecp-XXXXXX", NULL);
+  free (dir);
+  int fd = mkostemp (*temp, O_CLOEXEC);
+  if (fd < 0)
+    {
+      error (0, errno, "cannot create regular file %s", quote (dst));
+      free (*temp);
+      *temp = NULL;
+      return -1;
+    }
+  temp_name = *temp;
+  return fd;
+}
+
+/* The size of the blocks holes are made of in the file open as FD.  */
+static size_t
+hole_block_size (int fd)
+{
+  struct stat st;
+  if (fstat (fd, &st) == 0 && st.st_blksize >= 512
+      && st.st_blksize <= 1024 * 1024
+      && (st.st_blksize & (st.st_blksize - 1)) == 0)
+    return st.st_blksize;
+  return 4096;
+}
+
+/* Copy the open SRC_FD into DST_FD, again while the source moves under
+   us.  *ST is the source's status, updated to the state copied.  */
+static bool
+copy_contents (struct copier *c, struct stat *st,
+               struct copy_options const *x)
+{
+  struct extent_map m;
+  map_init (&m, SCAN_AUTO);
+  bool ok = false;
+
+  for (int attempt = 1; ; attempt++)
+    {
+      bool known_size = S_ISREG (st->st_mode) && st->st_size > 0;
+      off_t total = st->st_size;
+      enum copy_status s = (known_size ? copy_mapped (c, st, x, &m)
+                            : copy_stream (c, x->sparse == SPARSE_ALWAYS,
+                                           &total));
+      if (s == COPY_FAILED)
+        break;
+      if (s == COPY_OK && !known_size && c->dst_seekable
+          && ftruncate (c->dst_fd, total) != 0)
+        {
+          error (0, errno, "cannot set the size of %s", quote (c->dst_name));
+          break;
+        }
+
+      /* Only a regular file can change under us and be read again.  */
+      if (!S_ISREG (st->st_mode))
+        {
+          ok = true;
+          if (x->debug)
+            error (0, 0, "%s -> %s: scan=stream data=%jd",
+                   quote_n (0, c->src_name), quote_n (1, c->dst_name),
+                   (intmax_t) total);
+          break;
+        }
+      struct stat after;
+      if (fstat (c->src_fd, &after) != 0)
+        {
+          error (0, errno, "cannot stat %s", quote (c->src_name));
+          break;
+        }
+      if (s == COPY_OK && !source_changed (st, &after))
+        {
+          ok = true;
+          if (x->debug)
+            error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
+                   " copy_file_range=%jd read_write=%jd",
+                   quote_n (0, c->src_name), quote_n (1, c->dst_name),
+                   known_size ? scan_method_name (m.method) : "stream",
+                   m.n, (intmax_t) (known_size ? map_data_bytes (&m) : total),
+                   (intmax_t) (known_size ? st->st_size - map_data_bytes (&m)
+                               : 0),
+                   (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw);
+          break;
+        }
+      if (attempt == COPY_ATTEMPTS)
+        {
+          error (0, 0, "%s changed while being copied", quote (c->src_name));
+          break;
+        }
+      if (x->debug)
+        error (0, 0, "%s changed while being copied; copying it again",
+               quote (c->src_name));
+      *st = after;
+      if (ftruncate (c->dst_fd, 0) != 0
+          || (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0))
+        {
+          error (0, errno, "cannot restart the copy of %s",
+                 quote (c->src_name));
+          break;
+        }
+      c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
+    }
+  map_free (&m);
+  return ok;
+}
+
+/* Give the finished temporary file FD the mode (and, for root, the owner)
+   DST should have: the replaced file's, or the source's less the umask.  */
+static bool
+set_dst_mode (int fd, char const *dst, struct stat const *src_st,
+              struct stat const *old_dst, struct copy_options const *x)
+{
+  mode_t mode = (old_dst ? old_dst->st_mode & 07777
+                 : src_st->st_mode & 0777 & ~x->umask);
+  if (old_dst && geteuid () == 0)
+    ignore_value (fchown (fd, old_dst->st_uid, old_dst->st_gid));
+  if (fchmod (fd, mode) != 0)
+    {
+      error (0, errno, "cannot set permissions of %s", quote (dst));
+      return false;
+    }
+  return true;
+}
+
+bool
+copy_file (char const *src, char const *dst, struct copy_options const *x)
+{
+  struct stat sst, dst_st;
+  bool dst_exists;
+  bool ok = false;
+
+  if (stat (src, &sst) != 0)
+    {
+      error (0, errno, "cannot stat %s", quote (src));
+      return false;
+    }
+  if (S_ISDIR (sst.st_mode))
+    {
+      error (0, 0, "-r not specified; omitting directory %s", quote (src));
+      return false;
+    }
+
+  if (stat (dst, &dst_st) == 0)
+    dst_exists = true;
+  else if (errno == ENOENT)
+    dst_exists = false;
+  else
+    {
+      error (0, errno, "cannot stat %s", quote (dst));
+      return false;
+    }
+  if (dst_exists && SAME_INODE (sst, dst_st))
+    {
+      error (0, 0, "%s and %s are the same file", quote_n (0, src),
+             quote_n (1, dst));
+      return false;
+    }
+  if (dst_exists && S_ISDIR (dst_st.st_mode))
+    {
+      error (0, 0, "cannot overwrite directory %s with non-directory",
+             quote (dst));
+      return false;
+    }
+
+  int src_fd = open (src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (src_fd < 0)
+    {
+      error (0, errno, "cannot open %s for reading", quote (src));
+      return false;
+    }
+  if (fstat (src_fd, &sst) != 0)
+    {
+      error (0, errno, "cannot stat %s", quote (src));
+      close (src_fd);
+      return false;
+    }
+  if (S_ISREG (sst.st_mode))
+    ignore_value (posix_fadvise (src_fd, 0, 0, POSIX_FADV_SEQUENTIAL));
+
+  /* A device or FIFO cannot be replaced by rename: write into it.  */
+  bool in_place = dst_exists && !S_ISREG (dst_st.st_mode);
+  char *target = NULL, *temp = NULL;
+  int dst_fd;
+  if (in_place)
+    {
+      dst_fd = open (dst, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+      if (dst_fd < 0)
+        error (0, errno, "cannot open %s for writing", quote (dst));
+    }
+  else
+    {
+      target = resolve_target (dst);
+      dst_fd = target ? create_temp (target, dst, &temp) : -1;
+    }
+  if (dst_fd < 0)
+    goto out_src;
+
+  struct copier c;
+  copier_init (&c, src_fd, src, dst_fd, dst, !in_place,
+               hole_block_size (dst_fd));
+  ok = copy_contents (&c, &sst, x);
+  copier_free (&c);
+
+  if (ok && !in_place)
+    ok = set_dst_mode (dst_fd, dst, &sst, dst_exists ? &dst_st : NULL, x);
+  if (close (dst_fd) != 0 && ok)
+    {
+      error (0, errno, "failed to close %s", quote (dst));
+      ok = false;
+    }
+  if (temp)
+    {
+      if (ok && rename (temp, target) != 0)
+        {
+          error (0, errno, "cannot replace %s", quote (dst));
+          ok = false;
+        }
+      if (!ok)
+        unlink (temp);
+      temp_name = NULL;
+    }
+
+ out_src:
+  close (src_fd);
+  free (target);
+  free (temp);
+  return ok;
+}
