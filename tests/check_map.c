@@ -1,0 +1,197 @@
+/* Unit tests of the map stage: validation and normalisation.  */
+
+#include <config.h>
+
+#include <check.h>
+#include <stdlib.h>
+
+#include "extent-map.h"
+
+static struct extent_map m;
+
+static void
+setup (void)
+{
+  map_init (&m, SCAN_FIEMAP);
+}
+
+static void
+teardown (void)
+{
+  map_free (&m);
+}
+
+START_TEST (touching_extents_of_one_kind_merge)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 4096, 8192, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 12288, 12288, 4096, true));
+  ck_assert_uint_eq (m.n, 1);
+  ck_assert_int_eq (m.v[0].start, 0);
+  ck_assert_int_eq (m.v[0].len, 12288);
+}
+END_TEST
+
+START_TEST (kinds_and_gaps_stay_apart)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 4096, 4096, EXTENT_UNWRITTEN));
+  ck_assert_ptr_null (map_add (&m, 12288, 4096, EXTENT_UNWRITTEN));
+  ck_assert_ptr_null (map_finish (&m, 16384, 12288, 4096, true));
+  ck_assert_uint_eq (m.n, 3);
+  ck_assert_int_eq (m.v[1].kind, EXTENT_UNWRITTEN);
+  ck_assert_int_eq (m.v[2].start, 12288);
+  ck_assert_int_eq (map_data_bytes (&m), 12288);
+}
+END_TEST
+
+START_TEST (overlap_is_refused)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 8192, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_add (&m, 4096, 8192, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (unsorted_is_refused)
+{
+  ck_assert_ptr_null (map_add (&m, 65536, 4096, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_add (&m, 0, 4096, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (zero_length_is_refused)
+{
+  ck_assert_ptr_nonnull (map_add (&m, 0, 0, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (negative_and_overflowing_are_refused)
+{
+  ck_assert_ptr_nonnull (map_add (&m, -4096, 4096, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_add (&m, INT64_MAX - 10, 4096, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (extent_after_last_is_refused)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  m.last_seen = true;
+  ck_assert_ptr_nonnull (map_add (&m, 8192, 4096, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (past_eof_is_trimmed)
+{
+  /* The last data block holds the final partial block of a 10000-byte
+     file; a preallocated extent lies wholly past the end.  */
+  ck_assert_ptr_null (map_add (&m, 0, 12288, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 16384, 65536, EXTENT_UNWRITTEN));
+  ck_assert_ptr_null (map_finish (&m, 10000, 81920, 4096, true));
+  ck_assert_uint_eq (m.n, 1);
+  ck_assert_int_eq (m.v[0].len, 10000);
+}
+END_TEST
+
+START_TEST (extent_crossing_eof_is_cut)
+{
+  ck_assert_ptr_null (map_add (&m, 4096, 1 << 20, EXTENT_UNWRITTEN));
+  ck_assert_ptr_null (map_finish (&m, 8192, 1 << 20, 4096, true));
+  ck_assert_uint_eq (m.n, 1);
+  ck_assert_int_eq (m.v[0].start, 4096);
+  ck_assert_int_eq (m.v[0].len, 4096);
+}
+END_TEST
+
+START_TEST (missing_last_is_refused)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_finish (&m, 1 << 20, 4096, 4096, false));
+}
+END_TEST
+
+START_TEST (fewer_mapped_than_allocated_is_refused)
+{
+  /* 1 MiB allocated, 64 KiB mapped: a data extent was left out.  */
+  ck_assert_ptr_null (map_add (&m, 0, 65536, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_finish (&m, 1 << 20, 1 << 20, 4096, true));
+}
+END_TEST
+
+START_TEST (metadata_blocks_are_tolerated)
+{
+  /* st_blocks may count an extent tree block and an xattr block.  */
+  ck_assert_ptr_null (map_add (&m, 0, 65536, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 65536, 65536 + 8192, 4096, true));
+}
+END_TEST
+
+START_TEST (one_missing_block_past_slack_is_refused)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 65536, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_finish (&m, 65536, 65536 + 12288, 4096, true));
+}
+END_TEST
+
+START_TEST (empty_map_of_sparse_file_is_trusted)
+{
+  ck_assert_ptr_null (map_finish (&m, (off_t) 1 << 40, 0, 4096, true));
+  ck_assert_uint_eq (m.n, 0);
+}
+END_TEST
+
+START_TEST (read_map_covers_the_file)
+{
+  struct stat st = { .st_size = 12345 };
+  ck_assert_int_eq (map_read (&st, &m), MAP_OK);
+  ck_assert_uint_eq (m.n, 1);
+  ck_assert_int_eq (m.method, SCAN_READ);
+  ck_assert_int_eq (m.v[0].len, 12345);
+}
+END_TEST
+
+START_TEST (many_extents_grow_the_map)
+{
+  for (off_t i = 0; i < 100000; i++)
+    ck_assert_ptr_null (map_add (&m, i * 8192, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 100000 * 8192, 100000 * 4096, 4096,
+                                  true));
+  ck_assert_uint_eq (m.n, 100000);
+  ck_assert_int_eq (m.v[99999].start, 99999 * 8192);
+}
+END_TEST
+
+static Suite *
+map_suite (void)
+{
+  Suite *s = suite_create ("map");
+  TCase *tc = tcase_create ("validate");
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, touching_extents_of_one_kind_merge);
+  tcase_add_test (tc, kinds_and_gaps_stay_apart);
+  tcase_add_test (tc, overlap_is_refused);
+  tcase_add_test (tc, unsorted_is_refused);
+  tcase_add_test (tc, zero_length_is_refused);
+  tcase_add_test (tc, negative_and_overflowing_are_refused);
+  tcase_add_test (tc, extent_after_last_is_refused);
+  tcase_add_test (tc, past_eof_is_trimmed);
+  tcase_add_test (tc, extent_crossing_eof_is_cut);
+  tcase_add_test (tc, missing_last_is_refused);
+  tcase_add_test (tc, fewer_mapped_than_allocated_is_refused);
+  tcase_add_test (tc, metadata_blocks_are_tolerated);
+  tcase_add_test (tc, one_missing_block_past_slack_is_refused);
+  tcase_add_test (tc, empty_map_of_sparse_file_is_trusted);
+  tcase_add_test (tc, read_map_covers_the_file);
+  tcase_add_test (tc, many_extents_grow_the_map);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (map_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

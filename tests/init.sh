@@ -1,0 +1,53 @@
+# Common set-up for sparsecp's shell tests, in coreutils' form: source it,
+# check, set fail=1 on each failed check, and end with Exit $fail.
+# Exit codes follow the automake harness: 77 skip, 99 hard error.
+
+set -u
+fail=0
+BLK=4096
+
+skip_ () { echo "SKIP: $*"; Exit 77; }
+framework_failure_ () { echo "FRAMEWORK FAILURE: $*" >&2; Exit 99; }
+fail_ () { echo "FAIL: $*" >&2; fail=1; }
+Exit () { set +e; cd /; rm -rf "$test_dir"; exit "$1"; }
+
+command -v sparsecp >/dev/null || framework_failure_ "sparsecp not in PATH"
+command -v mkholes >/dev/null || framework_failure_ "mkholes not in PATH"
+
+# Work in a directory of our own, on the filesystem the build is on
+# unless the test asks for another with test_base.
+test_dir=$(mktemp -d "${test_base:-${abs_top_builddir:-.}}/tmp.XXXXXX") \
+  || framework_failure_ "cannot make a test directory"
+trap 'Exit 99' HUP INT TERM
+cd "$test_dir" || framework_failure_ "cannot enter $test_dir"
+
+# Allocated 512-byte blocks of FILE.
+blocks () { stat -c %b "$1"; }
+
+# check_copy SRC DST NEXTENTS: DST has SRC's bytes and size, and no more
+# allocated blocks than SRC plus one block per data extent of SRC.
+check_copy ()
+{
+  cmp "$1" "$2" || { fail_ "$2 differs from $1"; return 1; }
+  test "$(stat -c %s "$1")" = "$(stat -c %s "$2")" \
+    || { fail_ "$2 has the wrong size"; return 1; }
+  limit=$(( $(blocks "$1") + $3 * BLK / 512 ))
+  test "$(blocks "$2")" -le "$limit" \
+    || { fail_ "$2 lost holes: $(blocks "$2") blocks, at most $limit"; return 1; }
+}
+
+# expect_fail STATUS MESSAGE CMD...: CMD exits STATUS and says MESSAGE
+# (a fixed string) on stderr.
+expect_fail ()
+{
+  want_status=$1 want_msg=$2
+  shift 2
+  "$@" 2>err
+  got=$?
+  test "$got" = "$want_status" \
+    || fail_ "'$*' exited $got, not $want_status"
+  grep -F -- "$want_msg" err >/dev/null \
+    || { fail_ "'$*' did not say: $want_msg"; cat err >&2; }
+}
+
+scans="auto fiemap seek read"

@@ -1,0 +1,34 @@
+## Tests, run by 'make check' under the automake parallel harness.
+
+# Unit tests (Check), one program per stage.
+unit_tests = tests/check_map tests/check_plan tests/check_zero_run
+check_PROGRAMS = $(unit_tests)
+unit_ldadd = src/libsparsecp.a lib/libgnu.a $(CHECK_LIBS)
+unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_map_SOURCES = tests/check_map.c
+tests_check_map_CFLAGS = $(unit_cflags)
+tests_check_map_LDADD = $(unit_ldadd)
+tests_check_plan_SOURCES = tests/check_plan.c
+tests_check_plan_CFLAGS = $(unit_cflags)
+tests_check_plan_LDADD = $(unit_ldadd)
+tests_check_zero_run_SOURCES = tests/check_zero_run.c
+tests_check_zero_run_CFLAGS = $(unit_cflags)
+tests_check_zero_run_LDADD = $(unit_ldadd)
+
+# Makes test files with data, holes and unwritten extents where asked.
+check_PROGRAMS += tests/mkholes
+tests_mkholes_SOURCES = tests/mkholes.c
+
+shell_tests = \
+  tests/basic.sh
+
+TESTS = $(unit_tests) $(shell_tests)
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+  abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
+  abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
+  PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)$(abs_top_builddir)/tests$(PATH_SEPARATOR)'"$$PATH"; \
+  export PATH; CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
+
+EXTRA_DIST += $(shell_tests) tests/init.sh
