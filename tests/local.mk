@@ -20,7 +20,13 @@ check_PROGRAMS += tests/mkholes
 tests_mkholes_SOURCES = tests/mkholes.c
 
 shell_tests = \
-  tests/basic.sh
+  tests/basic.sh \
+  tests/holes.sh \
+  tests/prealloc.sh \
+  tests/sparse-modes.sh \
+  tests/special.sh \
+  tests/tmpfs.sh \
+  tests/big.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
