@@ -21,6 +21,9 @@
 # rebuilt when nothing changed: .config is only replaced when its content
 # differs, and patches are only re-applied when the series content changed.
 
+# The whole script is one brace group, so bash has parsed all of it before it
+# runs: editing this file during a build cannot derail the running build.
+{
 set -euo pipefail
 
 prog=${0##*/}
@@ -257,3 +260,5 @@ grep -E 'warning:' "$tree/.sparsecp-build.log" >&2 || true
 stage_done "built"
 
 printf '%s\n' "$tree/arch/x86/boot/bzImage"
+exit
+}

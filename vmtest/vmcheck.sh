@@ -232,26 +232,33 @@ boot_variant() {
 
 # --- main ----------------------------------------------------------------------
 
-echo "# vmcheck: kernels '$kernels', filesystems $fslist, $reps race repetitions"
-echo "# sparsecp under test: $SPARSECP"
-build_kernels
-timed "guest programs and initramfs" build_initramfs ||
-	die "cannot build the guest programs or the initramfs"
+# main: everything runs from this function, so bash has parsed the whole
+# script before it starts and an edit during a long run cannot derail it.
+main() {
+	echo "# vmcheck: kernels '$kernels', filesystems $fslist, $reps race repetitions"
+	echo "# sparsecp under test: $SPARSECP"
+	build_kernels
+	timed "guest programs and initramfs" build_initramfs ||
+		die "cannot build the guest programs or the initramfs"
 
-chosen_accel=tcg
-first=""
-for v in $kernels; do
-	[ -n "${bzimage[$v]:-}" ] && { first=${bzimage[$v]}; break; }
-done
-if [ -n "$first" ]; then
-	t=$SECONDS
-	chosen_accel=$(pick_accel "$first")
-	echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
-fi
-for v in $kernels; do
-	[ -n "${bzimage[$v]:-}" ] && boot_variant "$v"
-done
+	chosen_accel=tcg
+	first=""
+	for v in $kernels; do
+		[ -n "${bzimage[$v]:-}" ] && { first=${bzimage[$v]}; break; }
+	done
+	if [ -n "$first" ]; then
+		t=$SECONDS
+		chosen_accel=$(pick_accel "$first")
+		echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
+	fi
+	for v in $kernels; do
+		[ -n "${bzimage[$v]:-}" ] && boot_variant "$v"
+	done
 
-echo "1..$ntests"
-echo "# vmcheck: $ntests tests, $nfail unexpected, $((SECONDS - t_start)) s in all"
-[ "$nfail" = 0 ]
+	echo "1..$ntests"
+	echo "# vmcheck: $ntests tests, $nfail unexpected, $((SECONDS - t_start)) s in all"
+	[ "$nfail" = 0 ]
+}
+
+main "$@"
+exit
