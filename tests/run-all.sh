@@ -1,0 +1,21 @@
+#!/bin/sh
+# The project's whole test run on a fresh Debian 12 machine, as root:
+# install what is needed, build, make check, make distcheck, make vmcheck.
+# README.md's test command and .ci/run both run this.
+set -eu
+cd "$(dirname "$0")/.."
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends \
+  build-essential autoconf automake gnulib pkg-config check \
+  e2fsprogs btrfs-progs xfsprogs util-linux \
+  linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
+  libelf-dev libssl-dev xz-utils binutils
+
+./bootstrap
+./configure --enable-warnings
+make -j"$(nproc)"
+make -j"$(nproc)" check
+make -j"$(nproc)" distcheck
+make vmcheck
