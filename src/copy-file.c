@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "copy-data.h"
+#include "verify.h"
 #include "dirname.h"
 #include "error.h"
 #include "filenamecat.h"
@@ -96,6 +97,11 @@ map_file (int src_fd, char const *name, struct stat const *st,
         {
         case SCAN_FIEMAP:
           s = map_fiemap (src_fd, name, st, m, &why);
+          /* FIEMAP has hidden data before; when SEEK_DATA sees data in
+             one of its holes, believe neither and go on.  */
+          if (s == MAP_OK && (why = map_confirm_holes (src_fd, m,
+                                                       st->st_size)))
+            s = MAP_UNTRUSTED;
           break;
         case SCAN_SEEK:
           s = map_seek (src_fd, name, st, m, &why);
@@ -135,6 +141,18 @@ source_changed (struct stat const *a, struct stat const *b)
           || !same_time (get_stat_ctime (a), get_stat_ctime (b)));
 }
 
+/* Set the size of FD to SIZE, retrying when interrupted.  Return
+   whether it worked, with errno set when not.  */
+static bool
+set_size (int fd, off_t size)
+{
+  int r;
+  do
+    r = ftruncate (fd, size);
+  while (r != 0 && errno == EINTR);
+  return r == 0;
+}
+
 /* One attempt at copying a regular file of known size: map, plan, copy,
    then set the destination's size so a trailing hole is kept.  */
 static enum copy_status
@@ -155,7 +173,7 @@ copy_mapped (struct copier *c, struct stat const *st,
         return s;
     }
 
-  if (c->dst_seekable && ftruncate (c->dst_fd, st->st_size) != 0)
+  if (c->dst_seekable && !set_size (c->dst_fd, st->st_size))
     {
       error (0, errno, "cannot set the size of %s", quote (c->dst_name));
       return COPY_FAILED;
@@ -235,7 +253,7 @@ copy_contents (struct copier *c, struct stat *st,
       if (s == COPY_FAILED)
         break;
       if (s == COPY_OK && !known_size && c->dst_seekable
-          && ftruncate (c->dst_fd, total) != 0)
+          && !set_size (c->dst_fd, total))
         {
           error (0, errno, "cannot set the size of %s", quote (c->dst_name));
           break;
@@ -257,30 +275,62 @@ copy_contents (struct copier *c, struct stat *st,
           error (0, errno, "cannot stat %s", quote (c->src_name));
           break;
         }
-      if (s == COPY_OK && !source_changed (st, &after))
+      bool changed = s != COPY_OK || source_changed (st, &after);
+      off_t bad = -1;
+      if (!changed && x->verify && known_size && c->dst_seekable)
+        {
+          enum verify_status v = verify_copy (c->src_fd, c->src_name,
+                                              c->dst_fd, c->dst_name,
+                                              st->st_size, &bad);
+          if (v == VERIFY_FAILED)
+            break;
+          /* A difference is a map that lied, or a source that moved
+             without telling stat (a write through mmap): look again.  */
+          if (v == VERIFY_DIFFERENT && fstat (c->src_fd, &after) != 0)
+            {
+              error (0, errno, "cannot stat %s", quote (c->src_name));
+              break;
+            }
+          changed = source_changed (st, &after);
+        }
+      if (!changed && bad < 0)
         {
           ok = true;
           if (x->debug)
             error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
-                   " copy_file_range=%jd read_write=%jd",
+                   " copy_file_range=%jd read_write=%jd%s",
                    quote_n (0, c->src_name), quote_n (1, c->dst_name),
                    known_size ? scan_method_name (m.method) : "stream",
                    m.n, (intmax_t) (known_size ? map_data_bytes (&m) : total),
                    (intmax_t) (known_size ? st->st_size - map_data_bytes (&m)
                                : 0),
-                   (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw);
+                   (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw,
+                   x->verify && known_size ? " verified" : "");
           break;
         }
       if (attempt == COPY_ATTEMPTS)
         {
-          error (0, 0, "%s changed while being copied", quote (c->src_name));
+          if (changed)
+            error (0, 0, "%s changed while being copied",
+                   quote (c->src_name));
+          else
+            error (0, 0, "verification failed: %s differs from %s"
+                   " at byte %jd", quote_n (0, c->dst_name),
+                   quote_n (1, c->src_name), (intmax_t) bad);
           break;
         }
       if (x->debug)
-        error (0, 0, "%s changed while being copied; copying it again",
-               quote (c->src_name));
+        {
+          if (changed)
+            error (0, 0, "%s changed while being copied; copying it again",
+                   quote (c->src_name));
+          else
+            error (0, 0, "%s differs from %s at byte %jd; copying it again",
+                   quote_n (0, c->dst_name), quote_n (1, c->src_name),
+                   (intmax_t) bad);
+        }
       *st = after;
-      if (ftruncate (c->dst_fd, 0) != 0
+      if (!set_size (c->dst_fd, 0)
           || (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0))
         {
           error (0, errno, "cannot restart the copy of %s",

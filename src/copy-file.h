@@ -11,6 +11,7 @@ struct copy_options
   enum sparse_mode sparse;
   enum scan_method scan;
   bool debug;
+  bool verify;      /* read the copy back and compare it with the source */
   mode_t umask;     /* the process's umask, for new files' modes */
 };
 

@@ -81,4 +81,11 @@ enum map_status map_seek (int fd, char const *name, struct stat const *st,
                           struct extent_map *, map_distrust *why);
 enum map_status map_read (struct stat const *st, struct extent_map *);
 
+/* Ask SEEK_DATA about each hole of the finished map M of FD, a file of
+   SIZE bytes: a second opinion on a FIEMAP map, one lseek per hole.
+   Return NULL when SEEK_DATA agrees or cannot tell, or why the map is
+   not trusted.  */
+map_distrust map_confirm_holes (int fd, struct extent_map const *m,
+                                off_t size);
+
 #endif

@@ -68,3 +68,27 @@ map_seek (int fd, char const *name, struct stat const *st,
                      true);
   return *why ? MAP_UNTRUSTED : MAP_OK;
 }
+
+map_distrust
+map_confirm_holes (int fd, struct extent_map const *m, off_t size)
+{
+  off_t hole = 0;
+  for (size_t i = 0; i <= m->n; i++)
+    {
+      off_t hole_end = i < m->n ? m->v[i].start : size;
+      if (hole < hole_end)
+        {
+          off_t data = seek_retry (fd, hole, SEEK_DATA);
+          if (data < 0)
+            /* ENXIO: no data from here on, so every hole left is real.
+               Anything else: SEEK_DATA cannot tell, and the map stands
+               on its own checks.  */
+            return NULL;
+          if (data < hole_end)
+            return "SEEK_DATA finds data in a hole of the map";
+        }
+      if (i < m->n)
+        hole = m->v[i].start + m->v[i].len;
+    }
+  return NULL;
+}

@@ -29,7 +29,8 @@ enum
 {
   DEBUG_OPTION = CHAR_MAX + 1,
   SCAN_OPTION,
-  SPARSE_OPTION
+  SPARSE_OPTION,
+  VERIFY_OPTION
 };
 
 static struct option const long_options[] =
@@ -37,6 +38,7 @@ static struct option const long_options[] =
   {"debug", no_argument, NULL, DEBUG_OPTION},
   {"scan", required_argument, NULL, SCAN_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
+  {"verify", no_argument, NULL, VERIFY_OPTION},
   {"help", no_argument, NULL, 'h'},
   {"version", no_argument, NULL, 'V'},
   {NULL, 0, NULL, 0}
@@ -80,6 +82,10 @@ ever turning data into zeros.\n\
                         (the default) keeps the source's holes; always also\n\
                         turns blocks of zeros into holes; never writes every\n\
                         byte\n\
+      --verify        after copying a regular file, write it out, drop it\n\
+                        from the page cache, read it back and compare it\n\
+                        with the source, holes included; copy again on a\n\
+                        difference, and fail if it persists\n\
       --help          display this help and exit\n\
       --version       output version information and exit\n\
 \n\
@@ -89,12 +95,17 @@ read reads every byte.  A map that contradicts the file (overlapping or\n\
 unsorted extents, extents missing at the end, fewer bytes mapped than the\n\
 file has allocated) is not trusted, and the next method is used.\n\
 Unwritten (preallocated) extents are read, never assumed to be zeros.\n\
+The holes of a fiemap map are checked with SEEK_DATA where it works.\n\
+Lies that leave the map consistent (a small data extent reported as a\n\
+hole by both methods) are caught only by --verify.\n\
 \n\
 A regular DEST is written to a temporary file in its directory and renamed\n\
 over DEST only when the copy is complete, so a failed copy leaves an\n\
 existing DEST untouched; a DEST with other hard links is replaced by a new\n\
-file.  A DEST that is a device or a FIFO is written in place.  A source\n\
-that changes while it is copied is copied again, up to 3 times in all.\n\
+file.  A DEST that is a device or a FIFO cannot be replaced by rename: it\n\
+is written in place, so a failed copy leaves it partly written, and\n\
+--verify does not apply to it.  A source that changes while it is copied\n\
+is copied again, up to 3 times in all.\n\
 \n\
 Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
 ", stdout);
@@ -122,6 +133,9 @@ main (int argc, char **argv)
         break;
       case SPARSE_OPTION:
         x.sparse = XARGMATCH ("--sparse", optarg, sparse_args, sparse_vals);
+        break;
+      case VERIFY_OPTION:
+        x.verify = true;
         break;
       case 'h':
         usage (EXIT_SUCCESS);

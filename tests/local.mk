@@ -38,3 +38,6 @@ AM_TESTS_ENVIRONMENT = \
   export PATH; CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
 EXTRA_DIST += $(shell_tests) tests/init.sh
+
+# The verify stage belongs with the others in Makefile.am's list.
+src_libsparsecp_a_SOURCES += src/verify.h src/verify.c
