@@ -19,6 +19,17 @@ tests_check_zero_run_LDADD = $(unit_ldadd)
 check_PROGRAMS += tests/mkholes
 tests_mkholes_SOURCES = tests/mkholes.c
 
+# The LD_PRELOAD shim that makes system calls fail or lie, for the fault
+# tests.  Built as a program so automake handles VPATH and distcheck; it
+# is never built with the sanitizers, whose runtime must come first.
+check_PROGRAMS += tests/faultinject.so
+tests_faultinject_so_SOURCES = tests/faultinject.c
+# Not gnulib: the shim stands between the program and libc itself.
+tests_faultinject_so_CPPFLAGS = -I$(top_srcdir)/tests
+tests_faultinject_so_CFLAGS = $(WARN_CFLAGS) -fPIC
+tests_faultinject_so_LDFLAGS = -shared
+tests_faultinject_so_LDADD = -ldl
+
 shell_tests = \
   tests/basic.sh \
   tests/holes.sh \
@@ -26,7 +37,8 @@ shell_tests = \
   tests/sparse-modes.sh \
   tests/special.sh \
   tests/tmpfs.sh \
-  tests/big.sh
+  tests/big.sh \
+  tests/faults.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
@@ -37,7 +49,7 @@ AM_TESTS_ENVIRONMENT = \
   PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)$(abs_top_builddir)/tests$(PATH_SEPARATOR)'"$$PATH"; \
   export PATH; CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
-EXTRA_DIST += $(shell_tests) tests/init.sh
+EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab
 
 # The verify stage belongs with the others in Makefile.am's list.
 src_libsparsecp_a_SOURCES += src/verify.h src/verify.c

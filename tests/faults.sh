@@ -1,0 +1,58 @@
+#!/bin/sh
+# Every fault of faults.tab, injected with the faultinject shim: sparsecp
+# either makes an identical copy and exits 0, or exits 1 naming the file
+# and the operation, with the old destination intact and no temporary.
+. "${abs_top_srcdir:-.}/tests/init.sh"
+
+shim=${abs_top_builddir:-..}/tests/faultinject.so
+test -f "$shim" || framework_failure_ "no $shim"
+table=${abs_top_srcdir:-..}/tests/faults.tab
+test -f "$table" || framework_failure_ "no $table"
+
+# A sanitized sparsecp wants its runtime first among the libraries;
+# preload it before the shim (which is never sanitized).
+preload=$shim
+prog=$(command -v sparsecp)
+asan=$(ldd "$prog" 2>/dev/null | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
+test -n "$asan" && preload="$asan $shim"
+
+# The shim really works here: one injected fault shows.
+mkholes probe 4096 d:0:4096 || framework_failure_ mkholes
+FAULT=copy_file_range:EIO LD_PRELOAD=$preload sparsecp probe probe.copy \
+  2>/dev/null && skip_ "LD_PRELOAD has no effect on sparsecp here"
+
+mkholes src.img 1M d:0:4K d:256K:256K d:1020K:4K \
+  || framework_failure_ mkholes
+rows=0
+while read -r name fault call times arg path opts outcome msg; do
+  case $name in ''|'#'*) continue;; esac
+  rows=$((rows + 1))
+  test "$opts" = - && opts= || opts=$(echo "$opts" | tr , ' ')
+  test "$arg" = - && arg=
+  echo "old contents" >dst
+  rm -f log
+  env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
+    FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
+    LD_PRELOAD="$preload" sparsecp $opts src.img dst 2>err
+  status=$?
+  test -s log || fail_ "$name: the fault was never injected"
+  case $outcome in
+    ok)
+      test $status = 0 || { fail_ "$name: exit $status, not 0"; cat err >&2; }
+      cmp src.img dst >/dev/null 2>&1 \
+        || fail_ "$name: the copy differs from the source";;
+    fail)
+      test $status = 1 || fail_ "$name: exit $status, not 1"
+      grep -F -- "sparsecp: $msg" err >/dev/null \
+        || { fail_ "$name: did not say: $msg"; cat err >&2; }
+      echo "old contents" | cmp - dst >/dev/null 2>&1 \
+        || fail_ "$name: the old destination was not kept";;
+    *) framework_failure_ "$name: bad outcome $outcome";;
+  esac
+  ls -a | grep '^\.sparsecp-' >/dev/null \
+    && { fail_ "$name: a temporary file was left"; rm -f .sparsecp-*; }
+done <"$table"
+test $rows -ge 20 || framework_failure_ "only $rows faults in $table"
+echo "$rows faults injected"
+
+Exit $fail
