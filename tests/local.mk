@@ -38,7 +38,8 @@ shell_tests = \
   tests/special.sh \
   tests/tmpfs.sh \
   tests/big.sh \
-  tests/faults.sh
+  tests/faults.sh \
+  tests/bad-input.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
