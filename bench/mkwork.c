@@ -1,0 +1,267 @@
+/* mkwork -- write the files make bench copies, fast.
+
+   Usage: mkwork scatter FILE SIZE DATA PIECE SEED
+            FILE of SIZE bytes, all hole but DATA bytes of data written in
+            PIECE-sized pieces at random PIECE-aligned offsets
+          mkwork stripes FILE COUNT DATA HOLE
+            COUNT times DATA bytes of data then a HOLE-byte hole
+          mkwork dense FILE SIZE SEED
+            SIZE bytes of data, no hole
+          mkwork tree DIR COUNT SIZE SEED
+            COUNT files of SIZE bytes under DIR, 100 to a subdirectory
+   Sizes take a K, M, G or T suffix (powers of 1024).  FILE is created
+   anew.  Data is pseudo-random from SEED, so the same arguments make the
+   same bytes and no block of it is all zeros.  Nothing is synced: the
+   caller runs sync(1) when it wants the data on disk.  */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char const *target;
+
+static _Noreturn void
+die (char const *what)
+{
+  fprintf (stderr, "mkwork: cannot %s %s: %s\n", what, target,
+           strerror (errno));
+  exit (99);
+}
+
+static _Noreturn void
+usage (void)
+{
+  fputs ("usage: mkwork scatter FILE SIZE DATA PIECE SEED\n"
+         "       mkwork stripes FILE COUNT DATA HOLE\n"
+         "       mkwork dense FILE SIZE SEED\n"
+         "       mkwork tree DIR COUNT SIZE SEED\n", stderr);
+  exit (99);
+}
+
+static uint64_t
+parse_size (char const *s)
+{
+  char *end;
+  errno = 0;
+  uint64_t v = strtoull (s, &end, 10);
+  int shift = 0;
+  switch (*end)
+    {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    }
+  if (errno || end == s || *end || *s == '-' || (v << shift) >> shift != v)
+    {
+      fprintf (stderr, "mkwork: bad size '%s'\n", s);
+      exit (99);
+    }
+  return v << shift;
+}
+
+/* xorshift64*: fast, and good enough that no 4 KiB block comes out
+   zero.  */
+static uint64_t rng_state;
+
+static uint64_t
+rng_next (void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static void
+rng_seed (uint64_t seed)
+{
+  rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+}
+
+static void
+fill_random (char *buf, size_t n)
+{
+  for (size_t i = 0; i + 8 <= n; i += 8)
+    {
+      uint64_t v = rng_next () | 1;   /* never a zero word */
+      memcpy (buf + i, &v, 8);
+    }
+  for (size_t i = n & ~(size_t) 7; i < n; i++)
+    buf[i] = 0x5a;
+}
+
+static int
+create (char const *name)
+{
+  target = name;
+  if (unlink (name) != 0 && errno != ENOENT)
+    die ("remove");
+  int fd = open (name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    die ("create");
+  return fd;
+}
+
+static void
+write_at (int fd, char const *buf, size_t n, off_t pos)
+{
+  while (n)
+    {
+      ssize_t w = pwrite (fd, buf, n, pos);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        die ("write");
+      buf += w, n -= w, pos += w;
+    }
+}
+
+static void
+finish (int fd, uint64_t size)
+{
+  if (ftruncate (fd, size) != 0)
+    die ("set the size of");
+  if (close (fd) != 0)
+    die ("close");
+}
+
+static char *
+xmalloc (size_t n)
+{
+  char *p = malloc (n ? n : 1);
+  if (!p)
+    {
+      fputs ("mkwork: out of memory\n", stderr);
+      exit (99);
+    }
+  return p;
+}
+
+/* Pieces at random slots: choose DATA / PIECE distinct slots out of
+   SIZE / PIECE with a bitmap, then write them in file order.  */
+static void
+make_scatter (char const *name, uint64_t size, uint64_t data,
+              uint64_t piece, uint64_t seed)
+{
+  if (piece == 0 || size / piece == 0 || data / piece > size / piece)
+    {
+      fputs ("mkwork: scatter needs 0 < PIECE <= DATA <= SIZE\n", stderr);
+      exit (99);
+    }
+  uint64_t slots = size / piece, want = data / piece;
+  unsigned char *used = calloc (slots / 8 + 1, 1);
+  char *buf = xmalloc (piece);
+  if (!used)
+    die ("allocate a bitmap for");
+  rng_seed (seed);
+  for (uint64_t got = 0; got < want; )
+    {
+      uint64_t s = rng_next () % slots;
+      if (!(used[s / 8] & (1 << (s % 8))))
+        {
+          used[s / 8] |= 1 << (s % 8);
+          got++;
+        }
+    }
+  int fd = create (name);
+  for (uint64_t s = 0; s < slots; s++)
+    if (used[s / 8] & (1 << (s % 8)))
+      {
+        fill_random (buf, piece);
+        write_at (fd, buf, piece, s * piece);
+      }
+  finish (fd, size);
+  free (buf);
+  free (used);
+}
+
+static void
+make_stripes (char const *name, uint64_t count, uint64_t data,
+              uint64_t hole)
+{
+  char *buf = xmalloc (data);
+  int fd = create (name);
+  rng_seed (count);
+  for (uint64_t i = 0; i < count; i++)
+    {
+      fill_random (buf, data);
+      write_at (fd, buf, data, i * (data + hole));
+    }
+  finish (fd, count * (data + hole));
+  free (buf);
+}
+
+static void
+make_dense (char const *name, uint64_t size, uint64_t seed)
+{
+  enum { CHUNK = 1 << 20 };
+  char *buf = xmalloc (CHUNK);
+  int fd = create (name);
+  rng_seed (seed);
+  for (uint64_t pos = 0; pos < size; pos += CHUNK)
+    {
+      size_t n = size - pos < CHUNK ? size - pos : CHUNK;
+      fill_random (buf, n);
+      write_at (fd, buf, n, pos);
+    }
+  finish (fd, size);
+  free (buf);
+}
+
+static void
+make_tree (char const *dir, uint64_t count, uint64_t size, uint64_t seed)
+{
+  char *buf = xmalloc (size);
+  size_t len = strlen (dir) + 64;
+  char *name = xmalloc (len);
+  target = dir;
+  if (mkdir (dir, 0755) != 0 && errno != EEXIST)
+    die ("create directory");
+  rng_seed (seed);
+  for (uint64_t i = 0; i < count; i++)
+    {
+      if (i % 100 == 0)
+        {
+          snprintf (name, len, "%s/d%04" PRIu64, dir, i / 100);
+          target = name;
+          if (mkdir (name, 0755) != 0 && errno != EEXIST)
+            die ("create directory");
+        }
+      snprintf (name, len, "%s/d%04" PRIu64 "/f%06" PRIu64, dir, i / 100, i);
+      fill_random (buf, size);
+      int fd = create (name);
+      write_at (fd, buf, size, 0);
+      finish (fd, size);
+    }
+  free (name);
+  free (buf);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    usage ();
+  char const *cmd = argv[1];
+  if (!strcmp (cmd, "scatter") && argc == 7)
+    make_scatter (argv[2], parse_size (argv[3]), parse_size (argv[4]),
+                  parse_size (argv[5]), parse_size (argv[6]));
+  else if (!strcmp (cmd, "stripes") && argc == 6)
+    make_stripes (argv[2], parse_size (argv[3]), parse_size (argv[4]),
+                  parse_size (argv[5]));
+  else if (!strcmp (cmd, "dense") && argc == 5)
+    make_dense (argv[2], parse_size (argv[3]), parse_size (argv[4]));
+  else if (!strcmp (cmd, "tree") && argc == 6)
+    make_tree (argv[2], parse_size (argv[3]), parse_size (argv[4]),
+               parse_size (argv[5]));
+  else
+    usage ();
+  return 0;
+}
