@@ -30,6 +30,10 @@ tests_faultinject_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_faultinject_so_LDFLAGS = -shared
 tests_faultinject_so_LDADD = -ldl
 
+# Rewrites a file generation after generation, and checks copies of it.
+check_PROGRAMS += tests/stress
+tests_stress_SOURCES = tests/stress.c
+
 shell_tests = \
   tests/basic.sh \
   tests/holes.sh \
@@ -39,7 +43,8 @@ shell_tests = \
   tests/tmpfs.sh \
   tests/big.sh \
   tests/faults.sh \
-  tests/bad-input.sh
+  tests/bad-input.sh \
+  tests/stress.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
@@ -54,3 +59,26 @@ EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab
 
 # The verify stage belongs with the others in Makefile.am's list.
 src_libsparsecp_a_SOURCES += src/verify.h src/verify.c
+
+# A libFuzzer harness for the map validator, outside make check: it needs
+# clang.  'make fuzz FUZZ_SECONDS=600' runs it; crashes land in tests/.
+FUZZ_CC = clang
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
+  -fno-sanitize-recover=all
+FUZZ_SECONDS = 60
+tests/fuzz-map: $(srcdir)/tests/fuzz-map.c $(srcdir)/src/map-validate.c \
+    $(srcdir)/src/extent-map.h lib/libgnu.a
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+	  $(CPPFLAGS) -o $@ $(srcdir)/tests/fuzz-map.c \
+	  $(srcdir)/src/map-validate.c lib/libgnu.a
+fuzz: tests/fuzz-map
+	mkdir -p tests/fuzz-corpus
+	tests/fuzz-map -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=tests/ tests/fuzz-corpus
+.PHONY: fuzz
+CLEANFILES += tests/fuzz-map
+EXTRA_DIST += tests/fuzz-map.c
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz-corpus
+.PHONY: clean-fuzz

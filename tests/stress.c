@@ -1,0 +1,288 @@
+/* stress -- rewrite a file over and over, and check copies of it.
+
+   Usage: stress write FILE SECONDS [mmap]
+          stress check FILE
+
+   'write' makes FILE go through generations 1, 2, ... for SECONDS.
+   Generation G has its own size and its own pattern of data blocks and
+   holes; each data block is stamped with G, its index and a checksum of
+   its payload, which depends on G and the index.  A generation is a
+   fixed sequence of steps: ftruncate to its size, then each block in
+   turn (in order for odd G, backwards for even G) punched to a hole
+   (FALLOC_FL_PUNCH_HOLE) or written with pwrite, or, with 'mmap', in
+   every third generation through a shared mapping.  Every third
+   generation keeps the size and holes of the one before, so nothing but
+   the data changes: through mmap, not even a timestamp.
+
+   The states FILE goes through are therefore known: generation G-1
+   complete, then the steps of G done one by one.  'check' exits 0 when
+   FILE is exactly one of these states (its size, every block and every
+   hole), 1 otherwise, saying what is wrong.  A copy that mixes bytes
+   from different moments, or a block written half, never passes.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+
+enum { BLOCK = 4096, MIN_BLOCKS = 8, MAX_BLOCKS = 72 };
+#define MAGIC UINT64_C (0x73706172736563f0)
+
+struct header
+{
+  uint64_t magic;
+  uint64_t gen;
+  uint64_t index;
+  uint64_t sum;      /* of the payload after the header */
+};
+
+static char const *file;
+
+static void
+die (char const *what)
+{
+  fprintf (stderr, "stress: %s %s: %s\n", what, file, strerror (errno));
+  exit (99);
+}
+
+/* A well-mixed 64-bit function of A and B (splitmix64's finaliser).  */
+static uint64_t
+mix (uint64_t a, uint64_t b)
+{
+  uint64_t z = a * UINT64_C (0x9e3779b97f4a7c15) + b + 1;
+  z = (z ^ (z >> 30)) * UINT64_C (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* Every third generation keeps the size and holes of the one before and
+   only rewrites the data: through mmap, that changes no timestamp while
+   the pages are still dirty.  */
+static bool
+same_layout (uint64_t gen)
+{
+  return gen % 3 == 0;
+}
+
+/* The generation whose size and holes GEN has.  */
+static uint64_t
+layout_of (uint64_t gen)
+{
+  return same_layout (gen) ? gen - 1 : gen;
+}
+
+static size_t
+gen_blocks (uint64_t gen)
+{
+  return (MIN_BLOCKS
+          + mix (layout_of (gen), UINT64_MAX) % (MAX_BLOCKS - MIN_BLOCKS + 1));
+}
+
+/* Whether block I of generation GEN holds data; block 0 always does, so
+   a file tells its generation.  */
+static bool
+is_data (uint64_t gen, size_t i)
+{
+  return i == 0 || mix (layout_of (gen), i) % 5 < 3;
+}
+
+static uint64_t
+checksum (unsigned char const *p, size_t n)
+{
+  uint64_t s = UINT64_C (0xcbf29ce484222325);
+  for (size_t i = 0; i < n; i++)
+    s = (s ^ p[i]) * UINT64_C (0x100000001b3);
+  return s;
+}
+
+/* Fill BUF with block I of generation GEN.  */
+static void
+make_block (unsigned char *buf, uint64_t gen, size_t i)
+{
+  uint64_t x = mix (gen, i);
+  for (size_t k = sizeof (struct header); k < BLOCK; k += 8)
+    {
+      x = mix (x, k);
+      memcpy (buf + k, &x, 8);
+    }
+  struct header h = { MAGIC, gen, i,
+                      checksum (buf + sizeof h, BLOCK - sizeof h) };
+  memcpy (buf, &h, sizeof h);
+}
+
+/* Block I of generation GEN goes in at step K + 1, for this K.  */
+static size_t
+gen_block_at (uint64_t gen, size_t k)
+{
+  size_t n = gen_blocks (gen);
+  return gen % 2 ? k : n - 1 - k;
+}
+
+static int
+writer (char const *seconds, bool use_mmap)
+{
+  int fd = open (file, O_RDWR | O_CREAT, 0644);
+  if (fd < 0)
+    die ("cannot open");
+  time_t stop = time (NULL) + atoi (seconds);
+  unsigned char buf[BLOCK];
+
+  /* One mapping for the whole run, of the largest size: once a page is
+     dirty and mapped writable, writing it again takes no page fault and
+     so updates no timestamp.  Only blocks inside the file are touched.  */
+  unsigned char *map = NULL;
+  if (use_mmap)
+    {
+      map = mmap (NULL, (size_t) MAX_BLOCKS * BLOCK, PROT_READ | PROT_WRITE,
+                  MAP_SHARED, fd, 0);
+      if (map == MAP_FAILED)
+        die ("cannot map");
+    }
+
+  for (uint64_t gen = 1; time (NULL) < stop; gen++)
+    {
+      size_t n = gen_blocks (gen);
+      bool keep = same_layout (gen);
+      if (!keep && ftruncate (fd, (off_t) n * BLOCK) != 0)
+        die ("cannot resize");
+      bool by_mmap = map && keep;
+      for (size_t k = 0; k < n; k++)
+        {
+          size_t i = gen_block_at (gen, k);
+          if (!is_data (gen, i))
+            {
+              if (!keep && fallocate (fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                             (off_t) i * BLOCK, BLOCK) != 0)
+                die ("cannot punch a hole in");
+              continue;
+            }
+          make_block (buf, gen, i);
+          if (by_mmap)
+            {
+              /* Slowly, so that copies overlap these writes.  */
+              struct timespec pause = { 0, 50000 };
+              memcpy (map + i * BLOCK, buf, BLOCK);
+              nanosleep (&pause, NULL);
+            }
+          else if (pwrite (fd, buf, BLOCK, (off_t) i * BLOCK) != BLOCK)
+            die ("cannot write");
+        }
+      /* Rest a little, up to 2 ms, so that copies can finish between
+         generations; after one written through mmap, that is the moment
+         when only --verify can tell that the copy is torn.  */
+      struct timespec rest = { 0, mix (gen, 7) % 2000000 };
+      nanosleep (&rest, NULL);
+    }
+  if (map && munmap (map, (size_t) MAX_BLOCKS * BLOCK) != 0)
+    die ("cannot unmap");
+  if (close (fd) != 0)
+    die ("cannot close");
+  return 0;
+}
+
+/* Block I of the file as generation GEN leaves it (zeros past its end;
+   generation 0 is the empty file the writer starts from).  */
+static void
+gen_block (unsigned char *buf, uint64_t gen, size_t i)
+{
+  if (gen > 0 && i < gen_blocks (gen) && is_data (gen, i))
+    make_block (buf, gen, i);
+  else
+    memset (buf, 0, BLOCK);
+}
+
+static unsigned char copy[MAX_BLOCKS][BLOCK];
+
+/* Whether the N blocks in COPY are a state of the writer part way
+   through generation GEN: some first steps done, the others not.  */
+static bool
+is_state_of (uint64_t gen, size_t n)
+{
+  if (n != gen_blocks (gen))
+    return false;
+  unsigned char want[BLOCK];
+  /* The steps whose block is as GEN makes it, from the first on...  */
+  size_t done = 0;
+  while (done < n)
+    {
+      gen_block (want, gen, gen_block_at (gen, done));
+      if (memcmp (copy[gen_block_at (gen, done)], want, BLOCK) != 0)
+        break;
+      done++;
+    }
+  /* ...and those whose block is still as GEN - 1 left it, to the last.  */
+  size_t todo = n;
+  while (todo > 0)
+    {
+      size_t i = gen_block_at (gen, todo - 1);
+      gen_block (want, gen - 1, i);
+      if (memcmp (copy[i], want, BLOCK) != 0)
+        break;
+      todo--;
+    }
+  return todo <= done;
+}
+
+static int
+checker (void)
+{
+  int fd = open (file, O_RDONLY);
+  if (fd < 0)
+    die ("cannot open");
+  off_t size = lseek (fd, 0, SEEK_END);
+  if (size == 0)
+    return 0;                   /* the writer's first state */
+  if (size < 0 || size % BLOCK || size / BLOCK > MAX_BLOCKS)
+    {
+      fprintf (stderr, "stress: %s has an impossible size %jd\n", file,
+               (intmax_t) size);
+      return 1;
+    }
+  size_t n = size / BLOCK;
+  uint64_t newest = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (pread (fd, copy[i], BLOCK, (off_t) i * BLOCK) != BLOCK)
+        die ("cannot read");
+      struct header h;
+      memcpy (&h, copy[i], sizeof h);
+      if (h.magic == MAGIC && h.gen > newest)
+        newest = h.gen;
+    }
+  close (fd);
+
+  /* The newest stamp is from the generation being written, or from the
+     last one complete, with the next one only resized so far.  */
+  if (is_state_of (newest, n) || is_state_of (newest + 1, n))
+    return 0;
+  fprintf (stderr, "stress: %s is no state of the source: %zu blocks,"
+           " newest stamp %" PRIu64 "\n", file, n, newest);
+  return 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  if ((argc == 4 || (argc == 5 && strcmp (argv[4], "mmap") == 0))
+      && strcmp (argv[1], "write") == 0)
+    {
+      file = argv[2];
+      return writer (argv[3], argc == 5);
+    }
+  if (argc == 3 && strcmp (argv[1], "check") == 0)
+    {
+      file = argv[2];
+      return checker ();
+    }
+  fprintf (stderr, "usage: stress write FILE SECONDS [mmap] | stress check FILE\n");
+  return 99;
+}
