@@ -31,9 +31,12 @@ while read -r name fault call times arg path opts outcome msg; do
   test "$arg" = - && arg=
   echo "old contents" >dst
   rm -f log
-  env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
+  # Rows named pipe-* copy src.img from a pipe, read with read().
+  src=src.img
+  case $name in pipe-*) src=/dev/stdin;; esac
+  cat src.img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
     FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
-    LD_PRELOAD="$preload" sparsecp $opts src.img dst 2>err
+    LD_PRELOAD="$preload" sparsecp $opts $src dst 2>err
   status=$?
   test -s log || fail_ "$name: the fault was never injected"
   case $outcome in
