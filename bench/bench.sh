@@ -20,7 +20,7 @@
 #   BENCH_DIR       where the scratch directory is made (/var/tmp)
 #   BENCH_REPS      timed runs of each tool on each workload (5)
 #   BENCH_ONLY      workloads to run ("W1 W2 W3 W4 W5 W6 W7")
-#   BENCH_TIMEOUT   seconds after which a copy is killed (40)
+#   BENCH_TIMEOUT   seconds after which a copy is killed (20)
 #   BENCH_SLOW      a tool whose warm-up took more seconds than this runs
 #                   only that once on the workload (10; 0 for no limit)
 #   BENCH_DROP_CACHES=1  sync and drop the page cache before each run
@@ -45,7 +45,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_DIR:=/var/tmp}"
 : "${BENCH_REPS:=5}"
 : "${BENCH_ONLY:=W1 W2 W3 W4 W5 W6 W7}"
-: "${BENCH_TIMEOUT:=40}"
+: "${BENCH_TIMEOUT:=20}"
 : "${BENCH_SLOW:=10}"
 : "${BENCH_DROP_CACHES:=0}"
 : "${BENCH_KEEP:=0}"
@@ -152,6 +152,16 @@ else
   cache="kept warm"
 fi
 echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order rotating; page cache $cache; syscalls from one more run under strace -c -f"
+# Other work on the machine slows the tools unevenly: say so.
+load_note ()
+{
+  awk -v n="$(nproc)" -v when="$1" '{
+        if ($1 > n / 2)
+          printf "WARNING: load average %s %s on %d CPUs: other work is running and the times are noisy\n", $1, when, n
+        else
+          printf "load average %s %s\n", $1, when }' /proc/loadavg
+}
+load_note "at start"
 echo "times are medians in ms; CPU = user + sys; RSS = peak resident KiB (wait4, as GNU time %M); dst = KiB allocated by the copy"
 
 # Commands for each tool: word-split on purpose, paths have no spaces.
@@ -504,4 +514,5 @@ if wanted $name; then
 fi
 
 echo
+load_note "at end"
 echo "goals of issue 6 (W5 is reported, not judged):$goals_met$goals_missed"
