@@ -88,7 +88,9 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
       switch (op % 4)
         {
         case 0:   /* after the last one, near it */
-          start = end + (off_t) take (&in, 2) * 512;
+          if (__builtin_add_overflow (end, (off_t) take (&in, 2) * 512,
+                                      &start))
+            start = INT64_MAX;
           len = (off_t) take (&in, 2) * 512;
           break;
         case 1:   /* touching the last one */
