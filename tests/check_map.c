@@ -3,7 +3,10 @@
 #include <config.h>
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "extent-map.h"
 
@@ -160,6 +163,57 @@ START_TEST (many_extents_grow_the_map)
 }
 END_TEST
 
+/* A file of 128 KiB with 4 KiB of data at 0 and at 64 KiB, open for
+   reading in *FD; false when SEEK_DATA cannot tell holes here.  */
+static bool
+two_block_file (int *fd)
+{
+  char name[] = "check_map.XXXXXX";
+  char buf[4096];
+  int w = mkstemp (name);
+  ck_assert_int_ge (w, 0);
+  unlink (name);
+  memset (buf, 'x', sizeof buf);
+  ck_assert_int_eq (pwrite (w, buf, sizeof buf, 0), sizeof buf);
+  ck_assert_int_eq (pwrite (w, buf, sizeof buf, 65536), sizeof buf);
+  ck_assert_int_eq (ftruncate (w, 131072), 0);
+  ck_assert_int_eq (fdatasync (w), 0);
+  *fd = w;
+  return lseek (w, 4096, SEEK_DATA) == 65536;
+}
+
+START_TEST (seek_data_confirms_true_holes)
+{
+  int fd;
+  if (!two_block_file (&fd))
+    return;           /* no SEEK_DATA with holes on this filesystem */
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 65536, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 131072, 8192, 4096, true));
+  ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+  close (fd);
+}
+END_TEST
+
+START_TEST (seek_data_refutes_a_hidden_extent)
+{
+  int fd;
+  if (!two_block_file (&fd))
+    return;
+  /* The extent at 64 KiB left out, as a lying FIEMAP would: too small
+     for the st_blocks check, so only SEEK_DATA can tell.  */
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 131072, 8192, 4096, true));
+  ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+  map_reset (&m, SCAN_FIEMAP);
+  /* And the one at 0, where the first hole starts the file.  */
+  ck_assert_ptr_null (map_add (&m, 65536, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 131072, 8192, 4096, true));
+  ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+  close (fd);
+}
+END_TEST
+
 static Suite *
 map_suite (void)
 {
@@ -182,6 +236,8 @@ map_suite (void)
   tcase_add_test (tc, empty_map_of_sparse_file_is_trusted);
   tcase_add_test (tc, read_map_covers_the_file);
   tcase_add_test (tc, many_extents_grow_the_map);
+  tcase_add_test (tc, seek_data_confirms_true_holes);
+  tcase_add_test (tc, seek_data_refutes_a_hidden_extent);
   suite_add_tcase (s, tc);
   return s;
 }
