@@ -5,7 +5,7 @@
 sparsecp --help >out || fail_ "--help failed"
 grep -F 'Usage: sparsecp [OPTION]... SOURCE DEST' out >/dev/null \
   || fail_ "--help lacks the usage line"
-for opt in --debug --scan= --sparse= --help --version; do
+for opt in --debug --scan= --sparse= --verify --help --version; do
   grep -F -- "$opt" out >/dev/null || fail_ "--help does not list $opt"
 done
 sparsecp --version | head -n 1 | grep '^sparsecp (sparsecp) [0-9]' >/dev/null \

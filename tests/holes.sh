@@ -11,6 +11,10 @@ while read -r name size n spec; do
       || fail_ "--scan=$scan $name failed"
     check_copy "$name" "$name.$scan" "$n"
   done
+  # --verify finds nothing wrong with a good copy, and keeps the holes.
+  sparsecp --verify "$name" "$name.verify" 2>err \
+    || { fail_ "--verify $name failed"; cat err >&2; }
+  check_copy "$name" "$name.verify" "$n"
 done <<'LAYOUTS'
 mixed      1M    4  d:0:4K d:64K:100K d:300K:3 d:1020K:4K
 leading    1M    1  d:512K:64K
@@ -42,5 +46,8 @@ grep -F "sparsecp: 'dbg' -> 'dbg.copy': scan=seek extents=1 data=65536 holes=983
 sparsecp --debug --scan=read dbg dbg.copy 2>err || fail_ "--debug failed"
 grep -F "scan=read extents=1 data=1048576 holes=0" err >/dev/null \
   || { fail_ "--debug report for read is wrong"; cat err; }
+sparsecp --debug --verify dbg dbg.copy 2>err || fail_ "--debug --verify failed"
+grep -F "read_write=0 verified" err >/dev/null \
+  || { fail_ "--debug does not say the copy was verified"; cat err; }
 
 Exit $fail
