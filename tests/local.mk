@@ -57,8 +57,6 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab
 
-# The verify stage belongs with the others in Makefile.am's list.
-src_libsparsecp_a_SOURCES += src/verify.h src/verify.c
 
 # A libFuzzer harness for the map validator, outside make check: it needs
 # clang.  'make fuzz FUZZ_SECONDS=600' runs it; crashes land in tests/.

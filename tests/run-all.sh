@@ -11,11 +11,17 @@ apt-get install -y --no-install-recommends \
   build-essential autoconf automake gnulib pkg-config check \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
-  libelf-dev libssl-dev xz-utils binutils
+  libelf-dev libssl-dev xz-utils binutils clang
 
 ./bootstrap
 ./configure --enable-warnings
 make -j"$(nproc)"
 make -j"$(nproc)" check
 make -j"$(nproc)" distcheck
+make fuzz FUZZ_SECONDS=60
 make vmcheck
+
+# Last, the same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+make distclean
+./configure --enable-sanitizers
+make -j"$(nproc)" check
