@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 
 #include "error.h"
 #include "quote.h"
@@ -202,6 +204,18 @@ write_zeros (struct copier *c, off_t start, off_t len)
       pos += n;
     }
   return COPY_OK;
+}
+
+bool
+clone_whole_file (struct copier *c)
+{
+  /* The filesystem writes the source's dirty pages out before it shares
+     the extents, so fresh data is cloned too.  Any failure (EXDEV,
+     EOPNOTSUPP, EINVAL...) leaves the destination empty for a copy.  */
+  if (!c->dst_seekable || ioctl (c->dst_fd, FICLONE, c->src_fd) != 0)
+    return false;
+  c->cloned = true;
+  return true;
 }
 
 enum copy_status

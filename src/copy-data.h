@@ -20,6 +20,7 @@ struct copier
   off_t bytes_cfr;
   off_t bytes_rw;
   off_t bytes_hole;
+  bool cloned;         /* the whole file was reflinked */
 };
 
 enum copy_status
@@ -33,6 +34,11 @@ void copier_init (struct copier *, int src_fd, char const *src_name,
                   int dst_fd, char const *dst_name, bool dst_seekable,
                   size_t hole_blksize);
 void copier_free (struct copier *);
+
+/* Share all of the source's extents with the empty destination (a
+   reflink), which copies its holes too.  Return false, with nothing
+   done, where the filesystems cannot.  */
+bool clone_whole_file (struct copier *);
 
 /* Carry out SEG of a file that is SIZE bytes long.  */
 enum copy_status copy_segment (struct copier *, struct segment const *seg,

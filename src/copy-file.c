@@ -159,6 +159,12 @@ static enum copy_status
 copy_mapped (struct copier *c, struct stat const *st,
              struct copy_options const *x, struct extent_map *m)
 {
+  /* As cp --reflink=auto does: when neither a method nor new holes are
+     asked for, let the filesystem share the extents.  */
+  if (x->scan == SCAN_AUTO && x->sparse == SPARSE_AUTO
+      && clone_whole_file (c))
+    return COPY_OK;
+
   map_file (c->src_fd, c->src_name, st, x, m);
 
   bool scan_data = (m->method == SCAN_READ && x->sparse == SPARSE_AUTO
@@ -233,6 +239,24 @@ hole_block_size (int fd)
   return 4096;
 }
 
+/* For --debug: say how the source was copied into its SIZE bytes: with
+   map M, or by reading it to the end when M is null.  */
+static void
+report_copy (struct copier const *c, struct extent_map const *m,
+             off_t size, bool verified)
+{
+  char const *how = (c->cloned ? "reflink" : !m ? "stream"
+                     : scan_method_name (m->method));
+  off_t data = c->cloned ? size : m ? map_data_bytes (m) : c->bytes_rw;
+  error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
+         " copy_file_range=%jd read_write=%jd%s",
+         quote_n (0, c->src_name), quote_n (1, c->dst_name), how,
+         m && !c->cloned ? m->n : 0, (intmax_t) data,
+         (intmax_t) (m && !c->cloned ? size - data : c->bytes_hole),
+         (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw,
+         verified ? " verified" : "");
+}
+
 /* Copy the open SRC_FD into DST_FD, again while the source moves under
    us.  *ST is the source's status, updated to the state copied.  */
 static bool
@@ -264,9 +288,7 @@ copy_contents (struct copier *c, struct stat *st,
         {
           ok = true;
           if (x->debug)
-            error (0, 0, "%s -> %s: scan=stream data=%jd",
-                   quote_n (0, c->src_name), quote_n (1, c->dst_name),
-                   (intmax_t) total);
+            report_copy (c, NULL, total, false);
           break;
         }
       struct stat after;
@@ -297,15 +319,8 @@ copy_contents (struct copier *c, struct stat *st,
         {
           ok = true;
           if (x->debug)
-            error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
-                   " copy_file_range=%jd read_write=%jd%s",
-                   quote_n (0, c->src_name), quote_n (1, c->dst_name),
-                   known_size ? scan_method_name (m.method) : "stream",
-                   m.n, (intmax_t) (known_size ? map_data_bytes (&m) : total),
-                   (intmax_t) (known_size ? st->st_size - map_data_bytes (&m)
-                               : 0),
-                   (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw,
-                   x->verify && known_size ? " verified" : "");
+            report_copy (c, known_size ? &m : NULL, total,
+                         x->verify && known_size);
           break;
         }
       if (attempt == COPY_ATTEMPTS)
@@ -338,6 +353,7 @@ copy_contents (struct copier *c, struct stat *st,
           break;
         }
       c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
+      c->cloned = false;
     }
   map_free (&m);
   return ok;

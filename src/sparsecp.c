@@ -95,6 +95,8 @@ read reads every byte.  A map that contradicts the file (overlapping or\n\
 unsorted extents, extents missing at the end, fewer bytes mapped than the\n\
 file has allocated) is not trusted, and the next method is used.\n\
 Unwritten (preallocated) extents are read, never assumed to be zeros.\n\
+With --scan=auto and --sparse=auto, a copy within a filesystem that can\n\
+share extents (btrfs, xfs) is a reflink of the whole file.\n\
 The holes of a fiemap map are checked with SEEK_DATA where it works.\n\
 Lies that leave the map consistent (a small data extent reported as a\n\
 hole by both methods) are caught only by --verify.\n\

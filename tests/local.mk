@@ -44,7 +44,8 @@ shell_tests = \
   tests/big.sh \
   tests/faults.sh \
   tests/bad-input.sh \
-  tests/stress.sh
+  tests/stress.sh \
+  tests/reflink.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
