@@ -19,6 +19,11 @@
 # the bug), a guest that panicked, hung or reported nothing, or, on the
 # debug kernel, any WARNING:/BUG:/lockdep report on the console.
 
+# make may run this with $(SHELL), which is often dash: the rest needs bash.
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
