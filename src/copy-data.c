@@ -51,22 +51,20 @@ is_cfr_unsupported (int e)
          || e == ENOTSUP || e == EBADF || e == ETXTBSY || e == EPERM;
 }
 
-/* Read up to N bytes at POS (or at the current position if POS < 0),
-   retrying interrupted and short reads.  Return the bytes read, which
-   is less than N only at end of file, or -1 after reporting an error.  */
-static ssize_t
-read_full (struct copier *c, char *buf, size_t n, off_t pos)
+ssize_t
+read_full (int fd, char const *name, char const *why, char *buf, size_t n,
+           off_t pos)
 {
   size_t got = 0;
   while (got < n)
     {
-      ssize_t r = (pos < 0 ? read (c->src_fd, buf + got, n - got)
-                   : pread (c->src_fd, buf + got, n - got, pos + got));
+      ssize_t r = (pos < 0 ? read (fd, buf + got, n - got)
+                   : pread (fd, buf + got, n - got, pos + got));
       if (r < 0)
         {
           if (errno == EINTR || errno == EAGAIN)
             continue;
-          error (0, errno, "cannot read %s", quote (c->src_name));
+          error (0, errno, "cannot read %s%s", quote (name), why);
           return -1;
         }
       if (r == 0)
@@ -176,7 +174,7 @@ copy_with_buffer (struct copier *c, off_t start, off_t len, off_t size,
   while (pos < end)
     {
       size_t want = end - pos < (off_t) c->bufsize ? end - pos : c->bufsize;
-      ssize_t got = read_full (c, c->buf, want, pos);
+      ssize_t got = read_full (c->src_fd, c->src_name, "", c->buf, want, pos);
       if (got < 0)
         return COPY_FAILED;
       if (got < (ssize_t) want)
@@ -257,7 +255,8 @@ copy_stream (struct copier *c, bool make_holes, off_t *total)
   off_t pos = 0;
   for (;;)
     {
-      ssize_t got = read_full (c, c->buf, c->bufsize, -1);
+      ssize_t got = read_full (c->src_fd, c->src_name, "", c->buf,
+                               c->bufsize, -1);
       if (got < 0)
         return COPY_FAILED;
       if (got == 0)

@@ -44,6 +44,13 @@ bool clone_whole_file (struct copier *);
 enum copy_status copy_segment (struct copier *, struct segment const *seg,
                                off_t size);
 
+/* Read up to N bytes at POS of FD (at its current position if POS < 0),
+   retrying interrupted and short reads.  Return the bytes read, fewer
+   than N only at end of file, or -1 after reporting an error for NAME,
+   followed by WHY.  */
+ssize_t read_full (int fd, char const *name, char const *why, char *buf,
+                   size_t n, off_t pos);
+
 /* Copy from the source's current position until end of file, for files
    whose size says nothing (pipes, devices, /proc).  Make holes of zero
    blocks when MAKE_HOLES.  Store the bytes copied in *TOTAL.  */

@@ -1,6 +1,7 @@
 /* The verify stage: after the copy, read both files back and compare.  */
 
 #include "verify.h"
+#include "copy-data.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,30 +16,6 @@
 
 /* Bytes compared per read: large enough for sequential throughput.  */
 enum { VERIFY_BUFSIZE = 256 * 1024 };
-
-/* Read N bytes at POS from FD (named NAME), retrying interrupted and
-   short reads.  Return the bytes read, less than N only at end of file,
-   or -1 after reporting an error.  */
-static ssize_t
-read_at (int fd, char const *name, char *buf, size_t n, off_t pos)
-{
-  size_t got = 0;
-  while (got < n)
-    {
-      ssize_t r = pread (fd, buf + got, n - got, pos + got);
-      if (r < 0)
-        {
-          if (errno == EINTR || errno == EAGAIN)
-            continue;
-          error (0, errno, "cannot read %s to verify it", quote (name));
-          return -1;
-        }
-      if (r == 0)
-        break;
-      got += r;
-    }
-  return got;
-}
 
 /* Offset of the first byte where A and B, N bytes each, differ, or N.  */
 static size_t
@@ -98,8 +75,9 @@ verify_copy (int src_fd, char const *src, int dst_fd, char const *dst,
     {
       size_t want = (size - pos < VERIFY_BUFSIZE
                      ? size - pos : VERIFY_BUFSIZE);
-      ssize_t na = read_at (src_fd, src, a, want, pos);
-      ssize_t nb = na < 0 ? -1 : read_at (dst_fd, dst, b, want, pos);
+      ssize_t na = read_full (src_fd, src, " to verify it", a, want, pos);
+      ssize_t nb = na < 0 ? -1 : read_full (dst_fd, dst, " to verify it", b,
+                                            want, pos);
       if (na < 0 || nb < 0)
         {
           status = VERIFY_FAILED;

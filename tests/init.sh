@@ -51,3 +51,23 @@ expect_fail ()
 }
 
 scans="auto fiemap seek read"
+
+# copy_layouts: for each line "NAME SIZE NEXTENTS SPEC..." on stdin, make
+# NAME with mkholes and copy it with every scan method, checking each copy
+# with check_copy; VERIFY=1 also checks a copy made with --verify.
+copy_layouts ()
+{
+  while read -r name size n spec; do
+    mkholes "$name" "$size" $spec || framework_failure_ "mkholes $name"
+    for scan in $scans; do
+      sparsecp --scan=$scan "$name" "$name.$scan" \
+        || fail_ "--scan=$scan $name failed"
+      check_copy "$name" "$name.$scan" "$n"
+    done
+    if test "${VERIFY-}" = 1; then
+      sparsecp --verify "$name" "$name.verify" 2>err \
+        || { fail_ "--verify $name failed"; cat err >&2; }
+      check_copy "$name" "$name.verify" "$n"
+    fi
+  done
+}

@@ -7,14 +7,7 @@
 mkholes probe 64K u:0:64K
 test $? = 77 && skip_ "fallocate is not supported here"
 
-while read -r name size n spec; do
-  mkholes "$name" "$size" $spec || framework_failure_ "mkholes $name"
-  for scan in $scans; do
-    sparsecp --scan=$scan "$name" "$name.$scan" \
-      || fail_ "--scan=$scan $name failed"
-    check_copy "$name" "$name.$scan" "$n"
-  done
-done <<'LAYOUTS'
+copy_layouts <<'LAYOUTS'
 empty-prealloc   1M  0 u:0:1M
 data-in-prealloc 1M  2 u:0:1M d:4K:8K d:700K:1
 prealloc-past-eof 64K 1 d:0:10K u:0:1M

@@ -6,14 +6,7 @@ test "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs \
   || { echo "SKIP: /dev/shm is not tmpfs"; exit 77; }
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
-while read -r name size n spec; do
-  mkholes "$name" "$size" $spec || framework_failure_ "mkholes $name"
-  for scan in $scans; do
-    sparsecp --scan=$scan "$name" "$name.$scan" \
-      || fail_ "--scan=$scan $name failed"
-    check_copy "$name" "$name.$scan" "$n"
-  done
-done <<'LAYOUTS'
+copy_layouts <<'LAYOUTS'
 mixed     1M     3 d:0:4K d:64K:100K d:1020K:4K
 unaligned 100001 2 d:4095:2 d:90000:10001
 allholes  16M    0
