@@ -153,8 +153,8 @@ set_size (int fd, off_t size)
   return r == 0;
 }
 
-/* One attempt at copying a regular file of known size: map, plan, copy,
-   then set the destination's size so a trailing hole is kept.  */
+/* One attempt at copying a regular file of known size: map, plan, set
+   the destination's size, copy.  */
 static enum copy_status
 copy_mapped (struct copier *c, struct stat const *st,
              struct copy_options const *x, struct extent_map *m)
@@ -172,17 +172,21 @@ copy_mapped (struct copier *c, struct stat const *st,
   struct plan p;
   struct segment seg;
   plan_init (&p, m, st->st_size, x->sparse, scan_data);
+
+  /* Size the copy first, which keeps a trailing hole, and means no write
+     lands past EOF: XFS would zero the blocks it had preallocated
+     between the old EOF and such a write, filling a hole of the copy.  */
+  if (c->dst_seekable && !set_size (c->dst_fd, st->st_size))
+    {
+      error (0, errno, "cannot set the size of %s", quote (c->dst_name));
+      return COPY_FAILED;
+    }
+
   while (plan_next (&p, &seg))
     {
       enum copy_status s = copy_segment (c, &seg, st->st_size);
       if (s != COPY_OK)
         return s;
-    }
-
-  if (c->dst_seekable && !set_size (c->dst_fd, st->st_size))
-    {
-      error (0, errno, "cannot set the size of %s", quote (c->dst_name));
-      return COPY_FAILED;
     }
   return COPY_OK;
 }
