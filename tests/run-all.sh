@@ -11,7 +11,7 @@ apt-get install -y --no-install-recommends \
   build-essential autoconf automake gnulib pkg-config check \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
-  libelf-dev libssl-dev xz-utils gzip patch binutils clang
+  libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev
 
 ./bootstrap
 ./configure --enable-warnings
