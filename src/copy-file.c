@@ -96,15 +96,10 @@ map_file (int src_fd, char const *name, struct stat const *st,
       switch (order[i])
         {
         case SCAN_FIEMAP:
-          s = map_fiemap (src_fd, name, st, m, &why);
-          /* FIEMAP has hidden data before; when SEEK_DATA sees data in
-             one of its holes, believe neither and go on.  */
-          if (s == MAP_OK && (why = map_confirm_holes (src_fd, m,
-                                                       st->st_size)))
-            s = MAP_UNTRUSTED;
+          s = map_fiemap (src_fd, st, m, &why);
           break;
         case SCAN_SEEK:
-          s = map_seek (src_fd, name, st, m, &why);
+          s = map_seek (src_fd, st, m, &why);
           break;
         default:
           s = map_read (st, m);

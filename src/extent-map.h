@@ -48,8 +48,7 @@ enum map_status
 {
   MAP_OK,           /* the map is complete and consistent */
   MAP_UNSUPPORTED,  /* the method does not work on this file */
-  MAP_UNTRUSTED,    /* the kernel answered, but the answer is not believable */
-  MAP_FAILED        /* a real error, already reported */
+  MAP_UNTRUSTED     /* the kernel answered, but the answer is not believable */
 };
 
 void map_init (struct extent_map *, enum scan_method);
@@ -72,12 +71,12 @@ map_distrust map_finish (struct extent_map *, off_t size, off_t alloc_bytes,
 /* Bytes of data (both kinds) in a finished map.  */
 off_t map_data_bytes (struct extent_map const *);
 
-/* Build a map of FD, whose status is ST, with one method.  On MAP_UNTRUSTED
-   and MAP_UNSUPPORTED, set *WHY to a short reason.  On MAP_FAILED, the
-   error has been reported for NAME.  */
-enum map_status map_fiemap (int fd, char const *name, struct stat const *st,
+/* Build a map of FD, whose status is ST, with one method.  Unless it
+   returns MAP_OK, set *WHY to a short reason.  A FIEMAP map is only
+   returned when SEEK_DATA, where it works, finds no data in its holes.  */
+enum map_status map_fiemap (int fd, struct stat const *st,
                             struct extent_map *, map_distrust *why);
-enum map_status map_seek (int fd, char const *name, struct stat const *st,
+enum map_status map_seek (int fd, struct stat const *st,
                           struct extent_map *, map_distrust *why);
 enum map_status map_read (struct stat const *st, struct extent_map *);
 

@@ -53,7 +53,7 @@ fiemap_batch (struct stat const *st)
 }
 
 enum map_status
-map_fiemap (int fd, char const *name, struct stat const *st,
+map_fiemap (int fd, struct stat const *st,
             struct extent_map *m, map_distrust *why)
 {
   size_t count = fiemap_batch (st);
@@ -63,7 +63,6 @@ map_fiemap (int fd, char const *name, struct stat const *st,
   off_t pos = 0;
   bool complete = false;
 
-  (void) name;
   map_reset (m, SCAN_FIEMAP);
   *why = NULL;
 
@@ -133,6 +132,10 @@ map_fiemap (int fd, char const *name, struct stat const *st,
 
   *why = map_finish (m, st->st_size, (off_t) st->st_blocks * 512,
                      st->st_blksize, complete);
+  /* FIEMAP has hidden data before; when SEEK_DATA sees data in one of
+     its holes, believe neither and go on.  */
+  if (!*why)
+    *why = map_confirm_holes (fd, m, st->st_size);
   if (*why)
     status = MAP_UNTRUSTED;
  out:

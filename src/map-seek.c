@@ -18,13 +18,12 @@ seek_retry (int fd, off_t pos, int whence)
 }
 
 enum map_status
-map_seek (int fd, char const *name, struct stat const *st,
+map_seek (int fd, struct stat const *st,
           struct extent_map *m, map_distrust *why)
 {
   off_t size = st->st_size;
   off_t pos = 0;
 
-  (void) name;
   map_reset (m, SCAN_SEEK);
   *why = NULL;
 
