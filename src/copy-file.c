@@ -4,19 +4,16 @@
 #include "copy-file.h"
 
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "copy-data.h"
+#include "preserve.h"
+#include "replace.h"
+#include "summary.h"
 #include "verify.h"
-#include "dirname.h"
 #include "error.h"
-#include "filenamecat.h"
 #include "ignore-value.h"
 #include "quote.h"
 #include "same-inode.h"
@@ -26,34 +23,6 @@
 /* A file whose size, mtime or ctime moved while it was copied is copied
    again, at most this many times in all.  */
 enum { COPY_ATTEMPTS = 3 };
-
-/* The temporary file being written, removed if a signal ends us.  */
-static char *volatile temp_name;
-
-static void
-cleanup_and_die (int sig)
-{
-  char *name = temp_name;
-  if (name)
-    unlink (name);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-void
-install_cleanup_handlers (void)
-{
-  static int const sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = cleanup_and_die;
-  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-    {
-      struct sigaction old;
-      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-        sigaction (sigs[i], &sa, NULL);
-    }
-}
 
 char const *
 scan_method_name (enum scan_method m)
@@ -154,12 +123,6 @@ static enum copy_status
 copy_mapped (struct copier *c, struct stat const *st,
              struct copy_options const *x, struct extent_map *m)
 {
-  /* As cp --reflink=auto does: when neither a method nor new holes are
-     asked for, let the filesystem share the extents.  */
-  if (x->scan == SCAN_AUTO && x->sparse == SPARSE_AUTO
-      && clone_whole_file (c))
-    return COPY_OK;
-
   map_file (c->src_fd, c->src_name, st, x, m);
 
   bool scan_data = (m->method == SCAN_READ && x->sparse == SPARSE_AUTO
@@ -186,6 +149,29 @@ copy_mapped (struct copier *c, struct stat const *st,
   return COPY_OK;
 }
 
+/* Share the source's extents with the copy when X allows it: always
+   with --reflink=always, and with --reflink=auto when neither a method
+   nor new holes are asked for.  Return COPY_OK when cloned, COPY_SHORT
+   when the data is to be copied, COPY_FAILED after reporting that
+   --reflink=always could not be honoured.  */
+static enum copy_status
+try_clone (struct copier *c, struct copy_options const *x)
+{
+  bool wanted = (x->reflink == REFLINK_ALWAYS
+                 || (x->reflink == REFLINK_AUTO && x->scan == SCAN_AUTO
+                     && x->sparse == SPARSE_AUTO));
+  if (!wanted)
+    return COPY_SHORT;
+  if (c->dst_seekable && clone_whole_file (c))
+    return COPY_OK;
+  if (x->reflink != REFLINK_ALWAYS)
+    return COPY_SHORT;
+  error (0, c->dst_seekable ? errno : EOPNOTSUPP,
+         "failed to clone %s from %s", quote_n (0, c->dst_name),
+         quote_n (1, c->src_name));
+  return COPY_FAILED;
+}
+
 /* Where DST's bytes really go: DST itself, or the file a symlink DST
    points to, as cp writes through symlinks.  Return NULL after reporting
    an error.  */
@@ -204,26 +190,6 @@ resolve_target (char const *dst)
         error (0, errno, "cannot resolve %s", quote (dst));
     }
   return real;
-}
-
-/* Create a temporary file beside TARGET and return its descriptor, with
-   its name in *TEMP; on failure report it for DST and return -1.  */
-static int
-create_temp (char const *target, char const *dst, char **temp)
-{
-  char *dir = dir_name (target);
-  *temp = file_name_concat (dir, ".sparsecp-XXXXXX", NULL);
-  free (dir);
-  int fd = mkostemp (*temp, O_CLOEXEC);
-  if (fd < 0)
-    {
-      error (0, errno, "cannot create regular file %s", quote (dst));
-      free (*temp);
-      *temp = NULL;
-      return -1;
-    }
-  temp_name = *temp;
-  return fd;
 }
 
 /* The size of the blocks holes are made of in the file open as FD.  */
@@ -256,6 +222,27 @@ report_copy (struct copier const *c, struct extent_map const *m,
          verified ? " verified" : "");
 }
 
+/* Count a finished copy for the summary, and report it with --debug.  */
+static void
+account_copy (struct copier const *c, struct extent_map const *m,
+              off_t size, bool verified, struct copy_options const *x)
+{
+  if (c->cloned)
+    summary_file (SUM_REFLINK, size, 0);
+  else if (!m)
+    summary_file (SUM_STREAM, size - c->bytes_hole, c->bytes_hole);
+  else
+    {
+      enum summary_method how = (m->method == SCAN_FIEMAP ? SUM_FIEMAP
+                                 : m->method == SCAN_SEEK ? SUM_SEEK
+                                 : SUM_READ);
+      off_t data = map_data_bytes (m);
+      summary_file (how, data, size - data);
+    }
+  if (x->debug)
+    report_copy (c, m, size, verified);
+}
+
 /* Copy the open SRC_FD into DST_FD, again while the source moves under
    us.  *ST is the source's status, updated to the state copied.  */
 static bool
@@ -270,9 +257,11 @@ copy_contents (struct copier *c, struct stat *st,
     {
       bool known_size = S_ISREG (st->st_mode) && st->st_size > 0;
       off_t total = st->st_size;
-      enum copy_status s = (known_size ? copy_mapped (c, st, x, &m)
-                            : copy_stream (c, x->sparse == SPARSE_ALWAYS,
-                                           &total));
+      enum copy_status s = S_ISREG (st->st_mode) ? try_clone (c, x)
+                                                 : COPY_SHORT;
+      if (s == COPY_SHORT)
+        s = (known_size ? copy_mapped (c, st, x, &m)
+             : copy_stream (c, x->sparse == SPARSE_ALWAYS, &total));
       if (s == COPY_FAILED)
         break;
       if (s == COPY_OK && !known_size && c->dst_seekable
@@ -286,8 +275,7 @@ copy_contents (struct copier *c, struct stat *st,
       if (!S_ISREG (st->st_mode))
         {
           ok = true;
-          if (x->debug)
-            report_copy (c, NULL, total, false);
+          account_copy (c, NULL, total, false, x);
           break;
         }
       struct stat after;
@@ -317,9 +305,8 @@ copy_contents (struct copier *c, struct stat *st,
       if (!changed && bad < 0)
         {
           ok = true;
-          if (x->debug)
-            report_copy (c, known_size ? &m : NULL, total,
-                         x->verify && known_size);
+          account_copy (c, known_size ? &m : NULL, total,
+                        x->verify && known_size, x);
           break;
         }
       if (attempt == COPY_ATTEMPTS)
@@ -358,26 +345,27 @@ copy_contents (struct copier *c, struct stat *st,
   return ok;
 }
 
-/* Give the finished temporary file FD the mode (and, for root, the owner)
-   DST should have: the replaced file's, or the source's less the umask.  */
+/* Give the finished temporary file FD, named TEMP, the attributes DST
+   should have: those --preserve asks for, and otherwise the mode (and,
+   for root, the owner) of the DST it replaces, or for a new DST the
+   source's mode less the umask and the set-ID bits, as cp does.  */
 static bool
-set_dst_mode (int fd, char const *dst, struct stat const *src_st,
-              struct stat const *old_dst, struct copy_options const *x)
+set_dst_attributes (int fd, char const *temp, char const *dst,
+                    char const *src, int src_fd, struct stat const *src_st,
+                    struct stat const *old_dst, struct copy_options const *x)
 {
-  mode_t mode = (old_dst ? old_dst->st_mode & 07777
-                 : src_st->st_mode & 0777 & ~x->umask);
-  if (old_dst && geteuid () == 0)
+  if (old_dst && !x->preserve.ownership && geteuid () == 0)
     ignore_value (fchown (fd, old_dst->st_uid, old_dst->st_gid));
-  if (fchmod (fd, mode) != 0)
-    {
-      error (0, errno, "cannot set permissions of %s", quote (dst));
-      return false;
-    }
-  return true;
+  mode_t mode = (old_dst ? old_dst->st_mode & 07777
+                 : (x->default_modes ? 0666 : src_st->st_mode & 0777)
+                   & ~x->umask);
+  struct attr_target t = { dst, temp, fd };
+  return set_attributes (&t, src, src_fd, src_st, mode, x);
 }
 
 bool
-copy_file (char const *src, char const *dst, struct copy_options const *x)
+copy_file (char const *src, char const *dst, bool as_new,
+           struct copy_options const *x)
 {
   struct stat sst, dst_st;
   bool dst_exists;
@@ -388,12 +376,6 @@ copy_file (char const *src, char const *dst, struct copy_options const *x)
       error (0, errno, "cannot stat %s", quote (src));
       return false;
     }
-  if (S_ISDIR (sst.st_mode))
-    {
-      error (0, 0, "-r not specified; omitting directory %s", quote (src));
-      return false;
-    }
-
   if (stat (dst, &dst_st) == 0)
     dst_exists = true;
   else if (errno == ENOENT)
@@ -444,7 +426,9 @@ copy_file (char const *src, char const *dst, struct copy_options const *x)
   else
     {
       target = resolve_target (dst);
-      dst_fd = target ? create_temp (target, dst, &temp) : -1;
+      dst_fd = target ? temp_file_create (target, &temp) : -1;
+      if (target && dst_fd < 0)
+        error (0, errno, "cannot create regular file %s", quote (dst));
     }
   if (dst_fd < 0)
     goto out_src;
@@ -452,11 +436,15 @@ copy_file (char const *src, char const *dst, struct copy_options const *x)
   struct copier c;
   copier_init (&c, src_fd, src, dst_fd, dst, !in_place,
                hole_block_size (dst_fd));
+  /* copy_file_range may share extents too, so cp avoids it then.  */
+  if (x->reflink == REFLINK_NEVER)
+    c.try_cfr = false;
   ok = copy_contents (&c, &sst, x);
   copier_free (&c);
 
   if (ok && !in_place)
-    ok = set_dst_mode (dst_fd, dst, &sst, dst_exists ? &dst_st : NULL, x);
+    ok = set_dst_attributes (dst_fd, temp, dst, src, src_fd, &sst,
+                             dst_exists && !as_new ? &dst_st : NULL, x);
   if (close (dst_fd) != 0 && ok)
     {
       error (0, errno, "failed to close %s", quote (dst));
@@ -464,14 +452,13 @@ copy_file (char const *src, char const *dst, struct copy_options const *x)
     }
   if (temp)
     {
-      if (ok && rename (temp, target) != 0)
+      if (ok && temp_commit (temp, target) != 0)
         {
           error (0, errno, "cannot replace %s", quote (dst));
           ok = false;
         }
       if (!ok)
-        unlink (temp);
-      temp_name = NULL;
+        temp_discard (temp);
     }
 
  out_src:

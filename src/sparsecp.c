@@ -5,16 +5,19 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "argmatch.h"
 #include "closeout.h"
-#include "copy-file.h"
+#include "copy-tree.h"
 #include "dirname.h"
 #include "error.h"
 #include "filenamecat.h"
 #include "progname.h"
 #include "quote.h"
+#include "replace.h"
+#include "summary.h"
 #include "version-etc.h"
 #include "xalloc.h"
 
@@ -28,20 +31,61 @@ char const version_etc_copyright[] =
 enum
 {
   DEBUG_OPTION = CHAR_MAX + 1,
+  NO_PRESERVE_OPTION,
+  PRESERVE_OPTION,
+  REFLINK_OPTION,
   SCAN_OPTION,
   SPARSE_OPTION,
-  VERIFY_OPTION
+  STATS_OPTION,
+  VERIFY_OPTION,
+  /* cp's options that sparsecp does not have: refused by name.  */
+  UNSUPPORTED_OPTION
 };
 
 static struct option const long_options[] =
 {
+  {"archive", no_argument, NULL, 'a'},
   {"debug", no_argument, NULL, DEBUG_OPTION},
+  {"dereference", no_argument, NULL, 'L'},
+  {"force", no_argument, NULL, 'f'},
+  {"interactive", no_argument, NULL, 'i'},
+  {"no-clobber", no_argument, NULL, 'n'},
+  {"no-dereference", no_argument, NULL, 'P'},
+  {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
+  {"no-target-directory", no_argument, NULL, 'T'},
+  {"preserve", optional_argument, NULL, PRESERVE_OPTION},
+  {"recursive", no_argument, NULL, 'R'},
+  {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"scan", required_argument, NULL, SCAN_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
+  {"stats", required_argument, NULL, STATS_OPTION},
+  {"target-directory", required_argument, NULL, 't'},
+  {"update", no_argument, NULL, 'u'},
+  {"verbose", no_argument, NULL, 'v'},
   {"verify", no_argument, NULL, VERIFY_OPTION},
   {"help", no_argument, NULL, 'h'},
   {"version", no_argument, NULL, 'V'},
+  {"attributes-only", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"backup", optional_argument, NULL, 'b'},
+  {"context", optional_argument, NULL, 'Z'},
+  {"copy-contents", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"keep-directory-symlink", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"link", no_argument, NULL, 'l'},
+  {"one-file-system", no_argument, NULL, 'x'},
+  {"parents", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"remove-destination", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"strip-trailing-slashes", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"suffix", required_argument, NULL, 'S'},
+  {"symbolic-link", no_argument, NULL, 's'},
   {NULL, 0, NULL, 0}
+};
+
+/* cp's short options sparsecp refuses, with their long names.  */
+static char const *const unsupported_short[][2] =
+{
+  { "b", "backup" }, { "c", "preserve=context" }, { "l", "link" },
+  { "S", "suffix" }, { "s", "symbolic-link" }, { "x", "one-file-system" },
+  { "Z", "context" }
 };
 
 static char const *const sparse_args[] = { "auto", "always", "never", NULL };
@@ -55,6 +99,29 @@ static enum scan_method const scan_vals[] =
   { SCAN_AUTO, SCAN_FIEMAP, SCAN_SEEK, SCAN_READ };
 ARGMATCH_VERIFY (scan_args, scan_vals);
 
+static char const *const reflink_args[] =
+  { "auto", "always", "never", NULL };
+static enum reflink_mode const reflink_vals[] =
+  { REFLINK_AUTO, REFLINK_ALWAYS, REFLINK_NEVER };
+ARGMATCH_VERIFY (reflink_args, reflink_vals);
+
+enum attribute
+{
+  ATTR_MODE, ATTR_OWNERSHIP, ATTR_TIMESTAMPS, ATTR_LINKS, ATTR_XATTR,
+  ATTR_CONTEXT, ATTR_ALL
+};
+static char const *const attribute_args[] =
+  { "mode", "ownership", "timestamps", "links", "xattr", "context", "all",
+    NULL };
+static enum attribute const attribute_vals[] =
+  { ATTR_MODE, ATTR_OWNERSHIP, ATTR_TIMESTAMPS, ATTR_LINKS, ATTR_XATTR,
+    ATTR_CONTEXT, ATTR_ALL };
+ARGMATCH_VERIFY (attribute_args, attribute_vals);
+
+static char const *const stats_args[] = { "json", NULL };
+static int const stats_vals[] = { 1 };
+ARGMATCH_VERIFY (stats_args, stats_vals);
+
 static _Noreturn void
 usage (int status)
 {
@@ -65,29 +132,74 @@ usage (int status)
       exit (status);
     }
   printf ("\
-Usage: %s [OPTION]... SOURCE DEST\n\
+Usage: %s [OPTION]... [-T] SOURCE DEST\n\
   or:  %s [OPTION]... SOURCE... DIRECTORY\n\
-", program_name, program_name);
+  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n\
+", program_name, program_name, program_name);
   fputs ("\
-Copy SOURCE to DEST, or SOURCEs into DIRECTORY, keeping holes without\n\
-ever turning data into zeros.\n\
+Copy SOURCE to DEST, or SOURCEs into DIRECTORY, as cp does, keeping\n\
+holes without ever turning data into zeros.\n\
 \n\
-      --debug         say, for each file, how its data was found, how many\n\
-                        extents and bytes of data and holes it has, and why\n\
-                        a way of finding the data was not used\n\
-      --scan=METHOD   how to find the data: auto (the default) tries fiemap,\n\
-                        then seek, then read; fiemap, seek or read use only\n\
-                        that method, and read whatever it cannot map\n\
-      --sparse=WHEN   control creation of sparse files, as cp does: auto\n\
-                        (the default) keeps the source's holes; always also\n\
-                        turns blocks of zeros into holes; never writes every\n\
-                        byte\n\
-      --verify        after copying a regular file, write it out, drop it\n\
-                        from the page cache, read it back and compare it\n\
-                        with the source, holes included; copy again on a\n\
-                        difference, and fail if it persists\n\
-      --help          display this help and exit\n\
-      --version       output version information and exit\n\
+Mandatory arguments to long options are mandatory for short options too.\n\
+  -a, --archive                same as -dR --preserve=all\n\
+  -d                           same as --no-dereference --preserve=links\n\
+  -f, --force                  replace an existing destination file that\n\
+                                 cannot be written to\n\
+  -i, --interactive            prompt before overwrite (overrides a previous\n\
+                                 -n option)\n\
+  -H                           follow command-line symbolic links in SOURCE\n\
+  -L, --dereference            always follow symbolic links in SOURCE\n\
+  -n, --no-clobber             do not overwrite an existing file (overrides\n\
+                                 a previous -i option)\n\
+  -P, --no-dereference         never follow symbolic links in SOURCE\n\
+  -p                           same as --preserve=mode,ownership,timestamps\n\
+      --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
+                                 mode,ownership,timestamps); also links,\n\
+                                 xattr, all\n\
+      --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
+  -R, -r, --recursive          copy directories recursively\n\
+      --reflink[=WHEN]         control clone/CoW copies: auto (the default)\n\
+                                 clones when neither --scan nor --sparse is\n\
+                                 given; always (no WHEN) clones or fails;\n\
+                                 never also avoids copy_file_range\n\
+      --sparse=WHEN            control creation of sparse files: auto (the\n\
+                                 default) keeps the source's holes; always\n\
+                                 also turns blocks of zeros into holes;\n\
+                                 never writes every byte\n\
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
+  -T, --no-target-directory    treat DEST as a normal file\n\
+  -u, --update                 copy only when the SOURCE file is newer\n\
+                                 than the destination file or when the\n\
+                                 destination file is missing\n\
+  -v, --verbose                explain what is being done\n\
+", stdout);
+  fputs ("\
+\n\
+sparsecp's own options:\n\
+      --debug          say, for each file, how its data was found, how many\n\
+                         extents and bytes of data and holes it has, and why\n\
+                         a way of finding the data was not used; at the end,\n\
+                         a summary of the whole run\n\
+      --scan=METHOD    how to find the data: auto (the default) tries fiemap,\n\
+                         then seek, then read; fiemap, seek or read use only\n\
+                         that method, and read whatever it cannot map\n\
+      --stats=json     at the end, print what was done as one JSON object\n\
+                         on standard output: files, directories, symlinks,\n\
+                         specials, hard_links, data_bytes, hole_bytes,\n\
+                         methods (fiemap, seek, read, stream, reflink),\n\
+                         failures, seconds\n\
+      --verify         after copying a regular file, write it out, drop it\n\
+                         from the page cache, read it back and compare it\n\
+                         with the source, holes included; copy again on a\n\
+                         difference, and fail if it persists\n\
+      --help           display this help and exit\n\
+      --version        output version information and exit\n\
+\n\
+Not supported, and refused: -b, -c, -l, -s, -S, -x, -Z, --attributes-only,\n\
+--copy-contents, --keep-directory-symlink, --parents, --remove-destination,\n\
+--strip-trailing-slashes, and --preserve=context.\n\
+", stdout);
+  fputs ("\
 \n\
 Methods: fiemap asks the filesystem for its extents after flushing delayed\n\
 allocation (FIEMAP_FLAG_SYNC); seek uses lseek SEEK_DATA and SEEK_HOLE;\n\
@@ -95,19 +207,26 @@ read reads every byte.  A map that contradicts the file (overlapping or\n\
 unsorted extents, extents missing at the end, fewer bytes mapped than the\n\
 file has allocated) is not trusted, and the next method is used.\n\
 Unwritten (preallocated) extents are read, never assumed to be zeros.\n\
-With --scan=auto and --sparse=auto, a copy within a filesystem that can\n\
-share extents (btrfs, xfs) is a reflink of the whole file.\n\
 The holes of a fiemap map are checked with SEEK_DATA where it works.\n\
 Lies that leave the map consistent (a small data extent reported as a\n\
 hole by both methods) are caught only by --verify.\n\
 \n\
-A regular DEST is written to a temporary file in its directory and renamed\n\
-over DEST only when the copy is complete, so a failed copy leaves an\n\
-existing DEST untouched; a DEST with other hard links is replaced by a new\n\
-file.  A DEST that is a device or a FIFO cannot be replaced by rename: it\n\
-is written in place, so a failed copy leaves it partly written, and\n\
---verify does not apply to it.  A source that changes while it is copied\n\
-is copied again, up to 3 times in all.\n\
+Each regular file, symlink, special file and hard link is made under a\n\
+temporary name in its directory and renamed over DEST only when complete,\n\
+so a failed copy leaves an existing DEST untouched; a DEST with other hard\n\
+links is replaced by a new file.  A DEST that is a device or a FIFO\n\
+cannot be replaced by rename: it is written in place, so a failed copy\n\
+leaves it partly written, and --verify does not apply to it.  A source\n\
+that changes while it is copied is copied again, up to 3 times in all.\n\
+\n\
+Examples:\n\
+  sparsecp vm.img /backup/vm.img        copy a disk image, keeping its holes\n\
+  sparsecp --sparse=always raw.img out.img\n\
+                                        also turn zero blocks into holes\n\
+  sparsecp -a --verify images/ /backup/ copy a tree of images with their\n\
+                                        attributes, and read each copy back\n\
+  sparsecp --reflink=always a.img b.img share the extents (btrfs, xfs)\n\
+  sparsecp --stats=json a.img b.img | jq .data_bytes\n\
 \n\
 Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
 ", stdout);
@@ -115,18 +234,153 @@ Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
   exit (status);
 }
 
+/* Refuse cp's option C (a short one, or UNSUPPORTED_OPTION for the long
+   option LONG_INDEX) by name.  */
+static _Noreturn void
+refuse_option (int c, int long_index)
+{
+  if (long_index >= 0)
+    error (0, 0, "option %s is not supported",
+           quote (long_options[long_index].name));
+  else
+    for (size_t i = 0; i < sizeof unsupported_short
+                           / sizeof *unsupported_short; i++)
+      if (unsupported_short[i][0][0] == c)
+        error (0, 0, "option '-%c' (--%s) is not supported", c,
+               unsupported_short[i][1]);
+  usage (EXIT_FAILURE);
+}
+
+/* Turn the attributes named in the comma-separated LIST on or off.  */
+static void
+decode_attributes (char const *option, char const *list, bool on,
+                   struct copy_options *x)
+{
+  char *copy = xstrdup (list);
+  for (char *name = strtok (copy, ","); name; name = strtok (NULL, ","))
+    {
+      enum attribute a = XARGMATCH (option, name, attribute_args,
+                                    attribute_vals);
+      struct preserve_set *p = &x->preserve;
+      switch (a)
+        {
+        case ATTR_MODE:
+          p->mode = on;
+          x->default_modes = !on;
+          break;
+        case ATTR_OWNERSHIP: p->ownership = on; break;
+        case ATTR_TIMESTAMPS: p->timestamps = on; break;
+        case ATTR_LINKS: p->links = on; break;
+        case ATTR_XATTR:
+          p->xattr = on;
+          x->require_xattr = on;
+          break;
+        case ATTR_CONTEXT:
+          if (on)
+            error (EXIT_FAILURE, 0, "preserving security contexts is not"
+                   " supported");
+          break;
+        case ATTR_ALL:
+          *p = (struct preserve_set) { on, on, on, on, on };
+          x->require_xattr = false;
+          x->default_modes = !on;
+          break;
+        }
+    }
+  free (copy);
+}
+
+/* The name SRC gets inside a target directory DIR.  */
+static char *
+name_in_directory (char const *dir, char const *src)
+{
+  char *base = base_name (src);
+  strip_trailing_slashes (base);
+  char *dst = file_name_concat (dir, base, NULL);
+  free (base);
+  return dst;
+}
+
 int
 main (int argc, char **argv)
 {
-  struct copy_options x = { .sparse = SPARSE_AUTO, .scan = SCAN_AUTO };
-  int c;
+  struct copy_options x = { .sparse = SPARSE_AUTO, .scan = SCAN_AUTO,
+                            .reflink = REFLINK_AUTO,
+                            .overwrite = OVERWRITE_YES };
+  bool deref_set = false, no_target = false, json = false;
+  char const *target_dir = NULL;
+  int c, long_index;
 
   set_program_name (argv[0]);
   atexit (close_stdout);
 
-  while ((c = getopt_long (argc, argv, "", long_options, NULL)) != -1)
+  while ((long_index = -1,
+          c = getopt_long (argc, argv, "abcdfHilLnpPrRsS:t:TuvxZ",
+                           long_options, &long_index)) != -1)
     switch (c)
       {
+      case 'a':
+        x.deref = DEREF_NEVER, deref_set = true;
+        x.recursive = true;
+        decode_attributes ("--preserve", "all", true, &x);
+        break;
+      case 'd':
+        x.deref = DEREF_NEVER, deref_set = true;
+        x.preserve.links = true;
+        break;
+      case 'f':
+        x.force = true;
+        break;
+      case 'H':
+        x.deref = DEREF_COMMAND_LINE, deref_set = true;
+        break;
+      case 'i':
+        x.overwrite = OVERWRITE_ASK;
+        break;
+      case 'L':
+        x.deref = DEREF_ALWAYS, deref_set = true;
+        break;
+      case 'n':
+        x.overwrite = OVERWRITE_NO;
+        break;
+      case 'P':
+        x.deref = DEREF_NEVER, deref_set = true;
+        break;
+      case 'p':
+        decode_attributes ("--preserve", "mode,ownership,timestamps", true,
+                           &x);
+        break;
+      case PRESERVE_OPTION:
+        decode_attributes ("--preserve",
+                           optarg ? optarg : "mode,ownership,timestamps",
+                           true, &x);
+        break;
+      case NO_PRESERVE_OPTION:
+        decode_attributes ("--no-preserve", optarg, false, &x);
+        break;
+      case 'r':
+      case 'R':
+        x.recursive = true;
+        break;
+      case REFLINK_OPTION:
+        x.reflink = (optarg ? XARGMATCH ("--reflink", optarg, reflink_args,
+                                         reflink_vals)
+                     : REFLINK_ALWAYS);
+        break;
+      case 't':
+        if (target_dir)
+          error (EXIT_FAILURE, 0, "multiple target directories specified");
+        target_dir = optarg;
+        break;
+      case 'T':
+        no_target = true;
+        break;
+      case 'u':
+        x.update = true;
+        break;
+      case 'v':
+        x.verbose = true;
+        break;
       case DEBUG_OPTION:
         x.debug = true;
         break;
@@ -135,6 +389,9 @@ main (int argc, char **argv)
         break;
       case SPARSE_OPTION:
         x.sparse = XARGMATCH ("--sparse", optarg, sparse_args, sparse_vals);
+        break;
+      case STATS_OPTION:
+        json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
         break;
       case VERIFY_OPTION:
         x.verify = true;
@@ -145,9 +402,26 @@ main (int argc, char **argv)
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
+      case 'b': case 'c': case 'l': case 'S': case 's': case 'x': case 'Z':
+      case UNSUPPORTED_OPTION:
+        refuse_option (c, long_index);
       default:
         usage (EXIT_FAILURE);
       }
+
+  if (!deref_set)
+    x.deref = x.recursive ? DEREF_NEVER : DEREF_ALWAYS;
+  if (x.reflink == REFLINK_ALWAYS && x.sparse != SPARSE_AUTO)
+    {
+      error (0, 0, "--reflink can be used only with --sparse=auto");
+      usage (EXIT_FAILURE);
+    }
+  if (target_dir && no_target)
+    {
+      error (0, 0, "cannot combine --target-directory (-t) "
+             "and --no-target-directory (-T)");
+      usage (EXIT_FAILURE);
+    }
 
   int n_files = argc - optind;
   char **file = argv + optind;
@@ -156,36 +430,67 @@ main (int argc, char **argv)
       error (0, 0, "missing file operand");
       usage (EXIT_FAILURE);
     }
-  if (n_files == 1)
+  if (n_files == 1 && !target_dir)
     {
       error (0, 0, "missing destination file operand after %s",
              quote (file[0]));
       usage (EXIT_FAILURE);
     }
+  if (no_target && n_files > 2)
+    {
+      error (0, 0, "extra operand %s", quote (file[2]));
+      usage (EXIT_FAILURE);
+    }
+
+  /* Into a directory, or one SOURCE to one DEST.  */
+  struct stat st;
+  if (target_dir)
+    {
+      if (stat (target_dir, &st) != 0)
+        error (EXIT_FAILURE, errno, "target directory %s",
+               quote (target_dir));
+      if (!S_ISDIR (st.st_mode))
+        error (EXIT_FAILURE, ENOTDIR, "target directory %s",
+               quote (target_dir));
+    }
+  else
+    {
+      char const *last = file[n_files - 1];
+      bool is_dir = !no_target && stat (last, &st) == 0
+                    && S_ISDIR (st.st_mode);
+      if (n_files > 2 && !is_dir)
+        {
+          if (stat (last, &st) != 0)
+            error (EXIT_FAILURE, errno, "target %s", quote (last));
+          error (EXIT_FAILURE, 0, "target %s is not a directory",
+                 quote (last));
+        }
+      if (is_dir)
+        target_dir = last;
+      n_files--;
+    }
 
   x.umask = umask (0);
   umask (x.umask);
   install_cleanup_handlers ();
-
-  char const *dest = file[n_files - 1];
-  struct stat st;
-  bool into_dir = stat (dest, &st) == 0 && S_ISDIR (st.st_mode);
-  if (n_files > 2 && !into_dir)
-    error (EXIT_FAILURE, 0, "target %s is not a directory", quote (dest));
+  summary_start ();
 
   bool ok = true;
-  for (int i = 0; i < n_files - 1; i++)
+  for (int i = 0; i < n_files; i++)
     {
-      if (!into_dir)
+      if (!target_dir)
         {
-          ok &= copy_file (file[i], dest, &x);
+          ok &= copy_operand (file[i], file[n_files], &x);
           continue;
         }
-      char *base = base_name (file[i]);
-      char *dst = file_name_concat (dest, base, NULL);
-      ok &= copy_file (file[i], dst, &x);
+      char *dst = name_in_directory (target_dir, file[i]);
+      ok &= copy_operand (file[i], dst, &x);
       free (dst);
-      free (base);
     }
+
+  if (x.debug)
+    summary_print_text ();
+  if (json)
+    summary_print_json (stdout);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

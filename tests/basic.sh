@@ -3,7 +3,7 @@
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
 sparsecp --help >out || fail_ "--help failed"
-grep -F 'Usage: sparsecp [OPTION]... SOURCE DEST' out >/dev/null \
+grep -F 'Usage: sparsecp [OPTION]... [-T] SOURCE DEST' out >/dev/null \
   || fail_ "--help lacks the usage line"
 for opt in --debug --scan= --sparse= --verify --help --version; do
   grep -F -- "$opt" out >/dev/null || fail_ "--help does not list $opt"

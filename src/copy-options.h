@@ -1,0 +1,62 @@
+/* What the command line asked for, shared by every stage of a copy.  */
+
+#ifndef SPARSECP_COPY_OPTIONS_H
+#define SPARSECP_COPY_OPTIONS_H
+
+#include "system.h"
+
+/* Which symbolic links in a source are followed (cp's -P, -H, -L).  */
+enum dereference
+{
+  DEREF_NEVER,          /* copy every symlink as a symlink */
+  DEREF_COMMAND_LINE,   /* follow only the operands themselves */
+  DEREF_ALWAYS
+};
+
+/* Whether an existing destination is replaced (cp's -f, -i, -n).  */
+enum overwrite
+{
+  OVERWRITE_YES,
+  OVERWRITE_ASK,        /* -i: ask on the terminal */
+  OVERWRITE_NO          /* -n: keep it, silently */
+};
+
+/* When extents are shared with the source instead of copied.  */
+enum reflink_mode
+{
+  REFLINK_AUTO,         /* when nothing else was asked for, and it works */
+  REFLINK_ALWAYS,       /* clone or fail */
+  REFLINK_NEVER         /* also no copy_file_range, which may share them */
+};
+
+/* The attributes --preserve keeps.  */
+struct preserve_set
+{
+  bool mode;
+  bool ownership;
+  bool timestamps;
+  bool links;           /* hard links among the files copied */
+  bool xattr;
+};
+
+struct copy_options
+{
+  enum sparse_mode sparse;
+  enum scan_method scan;
+  enum reflink_mode reflink;
+  enum dereference deref;
+  enum overwrite overwrite;
+  struct preserve_set preserve;
+  bool require_xattr;   /* asked for by name, so failures are errors */
+  bool default_modes;   /* --no-preserve=mode: new files get 0666 and
+                           directories 0777, less the umask, as cp does */
+  bool recursive;
+  bool force;           /* replace a destination we may not write to */
+  bool update;          /* skip sources not newer than their DEST */
+  bool verbose;
+  bool debug;
+  bool verify;          /* read the copy back and compare it */
+  mode_t umask;         /* the process's, for new files' modes */
+};
+
+#endif

@@ -1,0 +1,560 @@
+/* Walking a source with fts and making its copy: directories, regular
+   files, symlinks, special files and hard links.  */
+
+#include "copy-tree.h"
+
+#include <fcntl.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "copy-file.h"
+#include "preserve.h"
+#include "replace.h"
+#include "summary.h"
+#include "dirname.h"
+#include "error.h"
+#include "fts_.h"
+#include "progname.h"
+#include "quote.h"
+#include "same-inode.h"
+#include "utimecmp.h"
+#include "xalloc.h"
+#include "yesno.h"
+
+/* One walk: where it goes and how it is going.  */
+struct walk
+{
+  struct copy_options const *x;
+  char const *dst;      /* the copy of the walk's root */
+  size_t root_len;      /* the root's part of each entry's fts_path */
+  bool ok;
+};
+
+/* What a directory's postorder visit must do, kept in fts_number: the
+   low bits say what, the mode to restore sits above them.  */
+enum
+{
+  DIR_FINISH = 1,       /* set its attributes */
+  DIR_NEW = 2,          /* we made it */
+  DIR_RESTORE = 4,      /* we added u+rwx to fill it: take it away */
+  DIR_MODE_SHIFT = 8
+};
+
+/* The copies made of files with several hard links, by source inode,
+   for --preserve=links.  Kept across operands, as cp does.  */
+struct link_entry
+{
+  dev_t dev;
+  ino_t ino;
+  char *copy;
+};
+static void *link_table;
+
+static int
+compare_links (void const *a, void const *b)
+{
+  struct link_entry const *p = a, *q = b;
+  if (p->dev != q->dev)
+    return p->dev < q->dev ? -1 : 1;
+  return p->ino < q->ino ? -1 : p->ino > q->ino;
+}
+
+/* The earlier copy of a file with ST's inode, or NULL.  */
+static char const *
+earlier_copy (struct stat const *st)
+{
+  struct link_entry key = { st->st_dev, st->st_ino, NULL };
+  struct link_entry **found = tfind (&key, &link_table, compare_links);
+  return found ? (*found)->copy : NULL;
+}
+
+static void
+remember_copy (struct stat const *st, char const *copy)
+{
+  struct link_entry *e = xmalloc (sizeof *e);
+  *e = (struct link_entry) { st->st_dev, st->st_ino, xstrdup (copy) };
+  struct link_entry **slot = tsearch (e, &link_table, compare_links);
+  if (!slot)
+    xalloc_die ();
+  if (*slot != e)
+    {
+      free (e->copy);
+      free (e);
+    }
+}
+
+/* The copy of entry E: the walk's DST followed by E's path below the
+   root.  */
+static char *
+copy_name (struct walk const *w, FTSENT const *e)
+{
+  char const *below = e->fts_path + w->root_len;
+  if (e->fts_level == FTS_ROOTLEVEL)
+    below = "";
+  size_t n = strlen (w->dst), m = strlen (below);
+  char *name = xmalloc (n + m + 1);
+  memcpy (name, w->dst, n);
+  memcpy (name + n, below, m + 1);
+  return name;
+}
+
+/* -v: say what is copied where, as cp does.  */
+static void
+say_copied (struct copy_options const *x, char const *src, char const *dst)
+{
+  if (x->verbose)
+    printf ("%s -> %s\n", quote_n (0, src), quote_n (1, dst));
+}
+
+/* Whether DIR, or a directory above it, is the directory *ST.  */
+static bool
+is_within (struct stat const *st, char const *dir)
+{
+  int fd = open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct stat cur, prev = { 0 };
+  bool found = false;
+  for (int depth = 0; fd >= 0 && depth < 4096; depth++)
+    {
+      if (fstat (fd, &cur) != 0 || (depth && SAME_INODE (cur, prev)))
+        break;
+      if (SAME_INODE (cur, *st))
+        {
+          found = true;
+          break;
+        }
+      prev = cur;
+      int up = openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+      close (fd);
+      fd = up;
+    }
+  if (fd >= 0)
+    close (fd);
+  return found;
+}
+
+/* Refuse to copy the directory SRC, *ST, into itself as DST.  */
+static bool
+check_not_into_itself (char const *src, struct stat const *st,
+                       char const *dst)
+{
+  struct stat dst_st;
+  if (stat (dst, &dst_st) == 0 && SAME_INODE (*st, dst_st))
+    {
+      error (0, 0, "%s and %s are the same file", quote_n (0, src),
+             quote_n (1, dst));
+      return false;
+    }
+  char *parent = dir_name (dst);
+  bool inside = is_within (st, parent);
+  free (parent);
+  if (inside)
+    {
+      error (0, 0, "cannot copy a directory, %s, into itself, %s",
+             quote_n (0, src), quote_n (1, dst));
+      return false;
+    }
+  return true;
+}
+
+/* Make DST, the copy of directory entry E, or take the directory that
+   is already there; note in E what its postorder visit must do.  */
+static bool
+make_directory (struct walk *w, FTSENT *e, char const *dst)
+{
+  struct copy_options const *x = w->x;
+  struct stat const *st = e->fts_statp;
+  struct stat dst_st;
+
+  if (stat (dst, &dst_st) == 0)
+    {
+      if (!S_ISDIR (dst_st.st_mode))
+        {
+          error (0, 0, "cannot overwrite non-directory %s with directory %s",
+                 quote_n (0, dst), quote_n (1, e->fts_path));
+          return false;
+        }
+      e->fts_number = DIR_FINISH;
+      return true;
+    }
+  if (errno != ENOENT)
+    {
+      error (0, errno, "cannot stat %s", quote (dst));
+      return false;
+    }
+  if (mkdir (dst, x->default_modes ? 0777 : st->st_mode & 07777) != 0)
+    {
+      error (0, errno, "cannot create directory %s", quote (dst));
+      return false;
+    }
+  say_copied (x, e->fts_path, dst);
+  summary_made (SUM_DIRECTORY);
+  e->fts_number = DIR_FINISH | DIR_NEW;
+
+  /* We must be able to fill it; its own mode comes back at the end.  */
+  if (lstat (dst, &dst_st) != 0)
+    {
+      error (0, errno, "cannot stat %s", quote (dst));
+      return false;
+    }
+  if ((dst_st.st_mode & S_IRWXU) != S_IRWXU)
+    {
+      if (chmod (dst, dst_st.st_mode | S_IRWXU) != 0)
+        {
+          error (0, errno, "cannot make %s writable", quote (dst));
+          return false;
+        }
+      e->fts_number |= DIR_RESTORE
+                       | (long) (dst_st.st_mode & 07777) << DIR_MODE_SHIFT;
+    }
+  return true;
+}
+
+/* Give the finished directory DST the attributes of entry E.  */
+static bool
+finish_directory (struct walk *w, FTSENT *e, char const *dst)
+{
+  long f = e->fts_number;
+  struct preserve_set const *p = &w->x->preserve;
+  if (!(f & DIR_FINISH))
+    return true;
+  e->fts_number = 0;
+  if (!(f & DIR_NEW) && !p->mode && !p->ownership && !p->timestamps
+      && !p->xattr)
+    return true;
+  mode_t mode = (f & DIR_RESTORE ? (mode_t) (f >> DIR_MODE_SHIFT)
+                 : (mode_t) -1);
+  struct attr_target t = { dst, dst, -1 };
+  return set_attributes (&t, e->fts_path, -1, e->fts_statp, mode, w->x);
+}
+
+/* What to do with an existing destination.  */
+enum verdict
+{
+  DO_COPY,
+  DO_REPLACE_AS_NEW,    /* -f: as cp, which removes it and starts anew */
+  DO_SKIP,
+  DO_FAIL               /* reported */
+};
+
+/* Decide, as cp does with -n, -u, -i and -f, whether DST, which exists
+   with status *DST_ST, is replaced by SRC, status *ST.  */
+static enum verdict
+judge_existing (struct copy_options const *x, char const *src,
+                struct stat const *st, char const *dst,
+                struct stat const *dst_st)
+{
+  if (S_ISDIR (dst_st->st_mode))
+    {
+      error (0, 0, "cannot overwrite directory %s with non-directory",
+             quote (dst));
+      return DO_FAIL;
+    }
+  if (SAME_INODE (*st, *dst_st))
+    {
+      error (0, 0, "%s and %s are the same file", quote_n (0, src),
+             quote_n (1, dst));
+      return DO_FAIL;
+    }
+  if (x->overwrite == OVERWRITE_NO)
+    return DO_SKIP;
+  if (x->update && utimecmp (dst, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
+    return DO_SKIP;
+  if (x->overwrite == OVERWRITE_ASK)
+    {
+      fprintf (stderr, "%s: overwrite %s? ", program_name, quote (dst));
+      if (!yesno ())
+        return DO_SKIP;
+    }
+  /* cp cannot open a file it may not write, and says so unless -f lets
+     it remove the file first.  A rename would not notice: ask.  */
+  if (S_ISREG (dst_st->st_mode)
+      && faccessat (AT_FDCWD, dst, W_OK, AT_EACCESS) != 0
+      && errno == EACCES)
+    {
+      if (x->force)
+        return DO_REPLACE_AS_NEW;
+      error (0, EACCES, "cannot create regular file %s", quote (dst));
+      return DO_FAIL;
+    }
+  return DO_COPY;
+}
+
+/* Read the target of symlink SRC, whose status is *ST.  */
+static char *
+read_link (char const *src, struct stat const *st)
+{
+  size_t size = st->st_size > 0 ? st->st_size + 1 : 256;
+  for (;;)
+    {
+      char *buf = xmalloc (size);
+      ssize_t n = readlink (src, buf, size);
+      if (n < 0)
+        {
+          int e = errno;
+          free (buf);
+          errno = e;
+          return NULL;
+        }
+      if ((size_t) n < size)
+        {
+          buf[n] = '\0';
+          return buf;
+        }
+      free (buf);
+      size = size * 2;   /* it grew since lstat */
+    }
+}
+
+/* How to make a node that is not a regular file, at a temporary name.  */
+struct node_spec
+{
+  struct stat const *st;
+  char const *link_target;   /* for a symlink */
+  char const *link_to;       /* for a hard link: the earlier copy */
+};
+
+static int
+make_node (char const *name, void *v)
+{
+  struct node_spec const *n = v;
+  if (n->link_to)
+    return link (n->link_to, name);
+  if (n->link_target)
+    return symlink (n->link_target, name);
+  return mknod (name, n->st->st_mode & (S_IFMT | 07777), n->st->st_rdev);
+}
+
+/* Make DST anew as a hard link, symlink or special file as N says, with
+   the attributes of SRC, and put it in place of any earlier DST.  */
+static bool
+make_replacing (struct copy_options const *x, char const *src,
+                char const *dst, struct node_spec const *n)
+{
+  /* A hard link already in place: renaming a link over another link
+     to the same file would do nothing and leave the temporary behind.  */
+  struct stat a, b;
+  if (n->link_to && lstat (dst, &a) == 0 && lstat (n->link_to, &b) == 0
+      && SAME_INODE (a, b))
+    return true;
+
+  char *temp = temp_node_create (dst, make_node, (void *) n);
+  if (!temp)
+    {
+      char const *what = (n->link_to ? "hard link"
+                          : n->link_target ? "symbolic link"
+                          : "special file");
+      error (0, errno, "cannot create %s %s", what, quote (dst));
+      return false;
+    }
+  bool ok = true;
+  if (!n->link_to)
+    {
+      mode_t mode = ((x->default_modes ? 0666 : n->st->st_mode & 07777)
+                     & ~x->umask);
+      struct attr_target t = { dst, temp, -1 };
+      ok = set_attributes (&t, src, -1, n->st, mode, x);
+    }
+  if (ok && temp_commit (temp, dst) != 0)
+    {
+      error (0, errno, "cannot replace %s", quote (dst));
+      ok = false;
+    }
+  if (!ok)
+    temp_discard (temp);
+  free (temp);
+  return ok;
+}
+
+/* Copy entry E, which is not a directory, to DST.  */
+static bool
+copy_entry (struct walk *w, FTSENT *e, char const *dst)
+{
+  struct copy_options const *x = w->x;
+  struct stat const *st = e->fts_statp;
+  char const *src = e->fts_path;
+  bool as_file = S_ISREG (st->st_mode) || !x->recursive;
+
+  /* A regular copy writes through a symlink DST, as cp does; a symlink
+     or node takes the place of whatever DST is.  */
+  struct stat dst_st;
+  int r = as_file ? stat (dst, &dst_st) : lstat (dst, &dst_st);
+  if (r != 0 && as_file && errno == ENOENT)
+    r = lstat (dst, &dst_st);
+  enum verdict v = DO_COPY;
+  if (r == 0)
+    v = judge_existing (x, src, st, dst, &dst_st);
+  else if (errno != ENOENT)
+    {
+      error (0, errno, "cannot stat %s", quote (dst));
+      v = DO_FAIL;
+    }
+  if (v == DO_SKIP)
+    return true;
+  if (v == DO_FAIL)
+    return false;
+
+  struct node_spec n = { st, NULL, NULL };
+  bool hard_links = (x->preserve.links && st->st_nlink > 1
+                     && !S_ISDIR (st->st_mode));
+  n.link_to = hard_links ? earlier_copy (st) : NULL;
+  say_copied (x, src, dst);
+
+  bool ok;
+  if (n.link_to)
+    {
+      ok = make_replacing (x, src, dst, &n);
+      if (ok)
+        summary_made (SUM_HARD_LINK);
+      return ok;
+    }
+  if (as_file)
+    ok = copy_file (src, dst, v == DO_REPLACE_AS_NEW, x);
+  else if (S_ISLNK (st->st_mode))
+    {
+      char *target = read_link (src, st);
+      if (!target)
+        {
+          error (0, errno, "cannot read symbolic link %s", quote (src));
+          return false;
+        }
+      n.link_target = target;
+      ok = make_replacing (x, src, dst, &n);
+      free (target);
+      if (ok)
+        summary_made (SUM_SYMLINK);
+    }
+  else
+    {
+      ok = make_replacing (x, src, dst, &n);
+      if (ok)
+        summary_made (SUM_SPECIAL);
+    }
+  if (ok && hard_links)
+    remember_copy (st, dst);
+  return ok;
+}
+
+/* Handle one entry of the walk.  */
+static void
+visit (struct walk *w, FTS *fts, FTSENT *e)
+{
+  struct copy_options const *x = w->x;
+  if (e->fts_level == FTS_ROOTLEVEL)
+    w->root_len = e->fts_pathlen - (e->fts_pathlen > 0
+                                    && e->fts_path[e->fts_pathlen - 1] == '/');
+  char *dst = copy_name (w, e);
+  bool ok = true;
+
+  switch (e->fts_info)
+    {
+    case FTS_D:
+      if (!x->recursive)
+        {
+          error (0, 0, "-r not specified; omitting directory %s",
+                 quote (e->fts_path));
+          ok = false;
+        }
+      else if (e->fts_level == FTS_ROOTLEVEL
+               && !check_not_into_itself (e->fts_path, e->fts_statp, dst))
+        ok = false;
+      else
+        ok = make_directory (w, e, dst);
+      if (!ok)
+        fts_set (fts, e, FTS_SKIP);
+      break;
+
+    case FTS_DP:
+      ok = finish_directory (w, e, dst);
+      break;
+
+    case FTS_DNR:
+    case FTS_ERR:
+      error (0, e->fts_errno, "cannot access %s", quote (e->fts_path));
+      ok = false;
+      if (S_ISDIR (e->fts_statp->st_mode))
+        finish_directory (w, e, dst);
+      break;
+
+    case FTS_DC:
+      error (0, 0, "cannot copy cyclic symbolic link %s",
+             quote (e->fts_path));
+      ok = false;
+      break;
+
+    case FTS_NS:
+      error (0, e->fts_errno, "cannot stat %s", quote (e->fts_path));
+      ok = false;
+      break;
+
+    case FTS_SLNONE:
+      /* A symlink we were to follow that leads nowhere.  */
+      error (0, e->fts_errno ? e->fts_errno : ENOENT, "cannot stat %s",
+             quote (e->fts_path));
+      ok = false;
+      break;
+
+    case FTS_F:
+    case FTS_SL:
+    case FTS_DEFAULT:
+      ok = copy_entry (w, e, dst);
+      break;
+
+    default:
+      break;
+    }
+
+  if (!ok)
+    {
+      w->ok = false;
+      summary_failure ();
+    }
+  free (dst);
+}
+
+bool
+copy_operand (char const *src, char const *dst, struct copy_options const *x)
+{
+  int flags = FTS_NOCHDIR;
+  switch (x->deref)
+    {
+    case DEREF_NEVER:
+      flags |= FTS_PHYSICAL;
+      break;
+    case DEREF_COMMAND_LINE:
+      flags |= FTS_PHYSICAL | FTS_COMFOLLOW;
+      break;
+    default:
+      flags |= FTS_LOGICAL;
+      break;
+    }
+
+  char *roots[] = { (char *) src, NULL };
+  FTS *fts = fts_open (roots, flags, NULL);
+  if (!fts)
+    {
+      error (0, errno, "cannot open %s", quote (src));
+      summary_failure ();
+      return false;
+    }
+
+  struct walk w = { x, dst, 0, true };
+  FTSENT *e;
+  while ((e = fts_read (fts)) != NULL)
+    visit (&w, fts, e);
+  if (errno != 0)
+    {
+      error (0, errno, "cannot walk %s", quote (src));
+      w.ok = false;
+    }
+  if (fts_close (fts) != 0)
+    {
+      error (0, errno, "cannot walk %s", quote (src));
+      w.ok = false;
+    }
+  return w.ok;
+}

@@ -1,0 +1,32 @@
+/* Destinations that appear only when complete: every new file, symlink,
+   node or hard link is made under a temporary name in the directory of
+   its destination and renamed over it at the end, so a failure leaves an
+   existing destination untouched.  */
+
+#ifndef SPARSECP_REPLACE_H
+#define SPARSECP_REPLACE_H
+
+#include "system.h"
+
+/* Remove the temporary file in progress if a signal ends the program.  */
+void install_cleanup_handlers (void);
+
+/* Create an empty regular file, mode 0600, beside TARGET.  Return its
+   descriptor and its name in *TEMP, or -1 with errno set.  */
+int temp_file_create (char const *target, char **temp);
+
+/* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file
+   there or fails otherwise than with EEXIST.  Return the name it made,
+   or NULL with errno set.  */
+char *temp_node_create (char const *dst,
+                        int (*make) (char const *name, void *arg),
+                        void *arg);
+
+/* Rename TEMP over DST.  Return 0, or -1 with errno set and TEMP still
+   there for temp_discard.  */
+int temp_commit (char const *temp, char const *dst);
+
+/* Remove TEMP after a failure.  */
+void temp_discard (char const *temp);
+
+#endif
