@@ -240,8 +240,8 @@ static _Noreturn void
 refuse_option (int c, int long_index)
 {
   if (long_index >= 0)
-    error (0, 0, "option %s is not supported",
-           quote (long_options[long_index].name));
+    error (0, 0, "option '--%s' is not supported",
+           long_options[long_index].name);
   else
     for (size_t i = 0; i < sizeof unsupported_short
                            / sizeof *unsupported_short; i++)
@@ -417,11 +417,8 @@ main (int argc, char **argv)
       usage (EXIT_FAILURE);
     }
   if (target_dir && no_target)
-    {
-      error (0, 0, "cannot combine --target-directory (-t) "
-             "and --no-target-directory (-T)");
-      usage (EXIT_FAILURE);
-    }
+    error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
+           "and --no-target-directory (-T)");
 
   int n_files = argc - optind;
   char **file = argv + optind;
