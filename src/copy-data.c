@@ -29,16 +29,20 @@ copier_init (struct copier *c, int src_fd, char const *src_name,
                          .dst_seekable = dst_seekable,
                          .hole_blksize = hole_blksize,
                          .bufsize = COPY_BUFSIZE };
-  /* Page-aligned, so the kernel can copy whole pages.  */
-  c->buf = aligned_alloc (4096, c->bufsize);
-  if (!c->buf)
+  /* Page-aligned, so the kernel can copy whole pages; kept from file to
+     file, so that a tree of small files does not map and unmap it for
+     each of them.  */
+  static char *buf;
+  if (!buf)
+    buf = aligned_alloc (4096, c->bufsize);
+  if (!buf)
     xalloc_die ();
+  c->buf = buf;
 }
 
 void
 copier_free (struct copier *c)
 {
-  free (c->buf);
   c->buf = NULL;
 }
 

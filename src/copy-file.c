@@ -50,11 +50,30 @@ scan_order (enum scan_method asked, enum scan_method order[3])
     }
 }
 
+/* Whether a regular file has fewer blocks than its size needs.  */
+static bool
+looks_sparse (struct stat const *st)
+{
+  return (off_t) st->st_blocks * 512 < st->st_size;
+}
+
 /* Build a trusted map of SRC_FD, trying the methods --scan allows.  */
 static void
 map_file (int src_fd, char const *name, struct stat const *st,
           struct copy_options const *x, struct extent_map *m)
 {
+  /* A file with a block for each of its bytes has no hole to keep, as
+     cp also reasons: reading it all cannot lose data, and spares the
+     flush FIEMAP_FLAG_SYNC makes.  */
+  if (x->scan == SCAN_AUTO && !looks_sparse (st))
+    {
+      if (x->debug)
+        error (0, 0, "%s: fiemap not used: it has a block for every byte",
+               quote (name));
+      map_read (st, m);
+      return;
+    }
+
   enum scan_method order[3];
   int n = scan_order (x->scan, order);
 
@@ -81,13 +100,6 @@ map_file (int src_fd, char const *name, struct stat const *st,
                scan_method_name (order[i]), why);
     }
   abort ();   /* map_read () cannot fail */
-}
-
-/* Whether a regular file has fewer blocks than its size needs.  */
-static bool
-looks_sparse (struct stat const *st)
-{
-  return (off_t) st->st_blocks * 512 < st->st_size;
 }
 
 static bool
@@ -172,15 +184,12 @@ try_clone (struct copier *c, struct copy_options const *x)
   return COPY_FAILED;
 }
 
-/* Where DST's bytes really go: DST itself, or the file a symlink DST
-   points to, as cp writes through symlinks.  Return NULL after reporting
-   an error.  */
+/* Where the bytes for DST, a symlink, really go: the file it points to,
+   as cp writes through symlinks.  Return NULL after reporting an
+   error.  */
 static char *
 resolve_target (char const *dst)
 {
-  struct stat lst;
-  if (lstat (dst, &lst) != 0 || !S_ISLNK (lst.st_mode))
-    return xstrdup (dst);
   char *real = realpath (dst, NULL);
   if (!real)
     {
@@ -345,10 +354,18 @@ copy_contents (struct copier *c, struct stat *st,
   return ok;
 }
 
+/* The mode a new DST gets from open, as cp gives it: the source's less
+   the set-ID bits (or 0666 with --no-preserve=mode), less the umask.  */
+static mode_t
+new_file_mode (struct stat const *src_st, struct copy_options const *x)
+{
+  return x->default_modes ? 0666 : src_st->st_mode & 0777;
+}
+
 /* Give the finished temporary file FD, named TEMP, the attributes DST
    should have: those --preserve asks for, and otherwise the mode (and,
-   for root, the owner) of the DST it replaces, or for a new DST the
-   source's mode less the umask and the set-ID bits, as cp does.  */
+   for root, the owner) of the DST it replaces, OLD_DST; a new DST has
+   its mode from open already.  */
 static bool
 set_dst_attributes (int fd, char const *temp, char const *dst,
                     char const *src, int src_fd, struct stat const *src_st,
@@ -356,47 +373,17 @@ set_dst_attributes (int fd, char const *temp, char const *dst,
 {
   if (old_dst && !x->preserve.ownership && geteuid () == 0)
     ignore_value (fchown (fd, old_dst->st_uid, old_dst->st_gid));
-  mode_t mode = (old_dst ? old_dst->st_mode & 07777
-                 : (x->default_modes ? 0666 : src_st->st_mode & 0777)
-                   & ~x->umask);
+  mode_t mode = old_dst ? old_dst->st_mode & 07777 : (mode_t) -1;
   struct attr_target t = { dst, temp, fd };
   return set_attributes (&t, src, src_fd, src_st, mode, x);
 }
 
 bool
-copy_file (char const *src, char const *dst, bool as_new,
+copy_file (char const *src, char const *dst, struct dst_state const *d,
            struct copy_options const *x)
 {
-  struct stat sst, dst_st;
-  bool dst_exists;
+  struct stat sst;
   bool ok = false;
-
-  if (stat (src, &sst) != 0)
-    {
-      error (0, errno, "cannot stat %s", quote (src));
-      return false;
-    }
-  if (stat (dst, &dst_st) == 0)
-    dst_exists = true;
-  else if (errno == ENOENT)
-    dst_exists = false;
-  else
-    {
-      error (0, errno, "cannot stat %s", quote (dst));
-      return false;
-    }
-  if (dst_exists && SAME_INODE (sst, dst_st))
-    {
-      error (0, 0, "%s and %s are the same file", quote_n (0, src),
-             quote_n (1, dst));
-      return false;
-    }
-  if (dst_exists && S_ISDIR (dst_st.st_mode))
-    {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
-             quote (dst));
-      return false;
-    }
 
   int src_fd = open (src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (src_fd < 0)
@@ -414,7 +401,7 @@ copy_file (char const *src, char const *dst, bool as_new,
     ignore_value (posix_fadvise (src_fd, 0, 0, POSIX_FADV_SEQUENTIAL));
 
   /* A device or FIFO cannot be replaced by rename: write into it.  */
-  bool in_place = dst_exists && !S_ISREG (dst_st.st_mode);
+  bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
   int dst_fd;
   if (in_place)
@@ -425,8 +412,12 @@ copy_file (char const *src, char const *dst, bool as_new,
     }
   else
     {
-      target = resolve_target (dst);
-      dst_fd = target ? temp_file_create (target, &temp) : -1;
+      /* Only a new file's mode can be given by open; others are set
+         when the copy is complete.  */
+      bool new_mode = (!(d->exists && !d->as_new) && !x->preserve.mode);
+      mode_t mode = new_mode ? new_file_mode (&sst, x) : S_IRUSR | S_IWUSR;
+      target = d->is_link ? resolve_target (dst) : xstrdup (dst);
+      dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
       if (target && dst_fd < 0)
         error (0, errno, "cannot create regular file %s", quote (dst));
     }
@@ -444,7 +435,7 @@ copy_file (char const *src, char const *dst, bool as_new,
 
   if (ok && !in_place)
     ok = set_dst_attributes (dst_fd, temp, dst, src, src_fd, &sst,
-                             dst_exists && !as_new ? &dst_st : NULL, x);
+                             d->exists && !d->as_new ? &d->st : NULL, x);
   if (close (dst_fd) != 0 && ok)
     {
       error (0, errno, "failed to close %s", quote (dst));

@@ -6,12 +6,24 @@
 
 #include "copy-options.h"
 
+#include <sys/stat.h>
+
+/* What the caller found at the destination, which is not a directory
+   and not the source.  */
+struct dst_state
+{
+  bool exists;
+  bool is_link;       /* a symlink, written through as cp does */
+  bool as_new;        /* give it a new file's attributes, not its own */
+  struct stat st;     /* when it exists: the status of what it names */
+};
+
 /* Copy the contents of SRC, which is not a directory, following
-   symlinks, to DST, and give DST the attributes X preserves; AS_NEW
-   gives a replaced DST the attributes of a new file, not its own.
-   Return true if DST now holds exactly SRC's bytes; otherwise report
-   why, leave any earlier DST untouched, and return false.  */
-bool copy_file (char const *src, char const *dst, bool as_new,
+   symlinks, to DST, which is as *D says, and give DST the attributes X
+   preserves.  Return true if DST now holds exactly SRC's bytes;
+   otherwise report why, leave any earlier DST untouched, and return
+   false.  */
+bool copy_file (char const *src, char const *dst, struct dst_state const *d,
                 struct copy_options const *);
 
 #endif

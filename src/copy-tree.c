@@ -381,22 +381,28 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
 
   /* A regular copy writes through a symlink DST, as cp does; a symlink
      or node takes the place of whatever DST is.  */
-  struct stat dst_st;
-  int r = as_file ? stat (dst, &dst_st) : lstat (dst, &dst_st);
-  if (r != 0 && as_file && errno == ENOENT)
-    r = lstat (dst, &dst_st);
+  struct dst_state d = { .exists = true };
   enum verdict v = DO_COPY;
-  if (r == 0)
-    v = judge_existing (x, src, st, dst, &dst_st);
-  else if (errno != ENOENT)
+  if (lstat (dst, &d.st) != 0)
+    d.exists = false;
+  else if (as_file && S_ISLNK (d.st.st_mode))
+    {
+      d.is_link = true;
+      if (stat (dst, &d.st) != 0)
+        d.exists = false;   /* dangling: copy_file refuses it */
+    }
+  if (!d.exists && errno != ENOENT)
     {
       error (0, errno, "cannot stat %s", quote (dst));
       v = DO_FAIL;
     }
+  else if (d.exists)
+    v = judge_existing (x, src, st, dst, &d.st);
   if (v == DO_SKIP)
     return true;
   if (v == DO_FAIL)
     return false;
+  d.as_new = v == DO_REPLACE_AS_NEW;
 
   struct node_spec n = { st, NULL, NULL };
   bool hard_links = (x->preserve.links && st->st_nlink > 1
@@ -413,7 +419,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       return ok;
     }
   if (as_file)
-    ok = copy_file (src, dst, v == DO_REPLACE_AS_NEW, x);
+    ok = copy_file (src, dst, &d, x);
   else if (S_ISLNK (st->st_mode))
     {
       char *target = read_link (src, st);

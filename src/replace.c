@@ -55,11 +55,18 @@ temp_template (char const *file)
   return t;
 }
 
+static int
+try_create (char *name, void *mode)
+{
+  return open (name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
+               *(mode_t *) mode);
+}
+
 int
-temp_file_create (char const *target, char **temp)
+temp_file_create (char const *target, mode_t mode, char **temp)
 {
   char *t = temp_template (target);
-  int fd = mkostemp (t, O_CLOEXEC);
+  int fd = try_tempname (t, 0, &mode, try_create);
   if (fd < 0)
     {
       int e = errno;

@@ -11,9 +11,10 @@
 /* Remove the temporary file in progress if a signal ends the program.  */
 void install_cleanup_handlers (void);
 
-/* Create an empty regular file, mode 0600, beside TARGET.  Return its
-   descriptor and its name in *TEMP, or -1 with errno set.  */
-int temp_file_create (char const *target, char **temp);
+/* Create an empty regular file beside TARGET, with MODE less the umask.
+   Return its descriptor, open for reading and writing, and its name in
+   *TEMP, or -1 with errno set.  */
+int temp_file_create (char const *target, mode_t mode, char **temp);
 
 /* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file
    there or fails otherwise than with EEXIST.  Return the name it made,
