@@ -1,7 +1,8 @@
 ## Tests, run by 'make check' under the automake parallel harness.
 
 # Unit tests (Check), one program per stage.
-unit_tests = tests/check_map tests/check_plan tests/check_zero_run
+unit_tests = tests/check_map tests/check_plan tests/check_zero_run \
+  tests/check_progress
 check_PROGRAMS = $(unit_tests)
 unit_ldadd = src/libsparsecp.a lib/libgnu.a $(CHECK_LIBS)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -14,6 +15,9 @@ tests_check_plan_LDADD = $(unit_ldadd)
 tests_check_zero_run_SOURCES = tests/check_zero_run.c
 tests_check_zero_run_CFLAGS = $(unit_cflags)
 tests_check_zero_run_LDADD = $(unit_ldadd)
+tests_check_progress_SOURCES = tests/check_progress.c
+tests_check_progress_CFLAGS = $(unit_cflags)
+tests_check_progress_LDADD = $(unit_ldadd)
 
 # Makes test files with data, holes and unwritten extents where asked.
 check_PROGRAMS += tests/mkholes
