@@ -2,6 +2,7 @@
    pwrite at explicit offsets, never reading a hole.  */
 
 #include "copy-data.h"
+#include "progress.h"
 #include "zero-run.h"
 
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <linux/fs.h>
 
 #include "error.h"
@@ -164,6 +166,7 @@ copy_with_cfr (struct copier *c, off_t *pos, off_t end)
         }
       *pos += n;
       c->bytes_cfr += n;
+      progress_bytes (n);
     }
   return COPY_OK;
 }
@@ -186,6 +189,7 @@ copy_with_buffer (struct copier *c, off_t start, off_t len, off_t size,
 
       if (!write_buffer (c, got, pos, scan, pos + got == size))
         return COPY_FAILED;
+      progress_bytes (got);
       pos += got;
     }
   return COPY_OK;
@@ -217,6 +221,10 @@ clone_whole_file (struct copier *c)
   if (!c->dst_seekable || ioctl (c->dst_fd, FICLONE, c->src_fd) != 0)
     return false;
   c->cloned = true;
+  /* All of the data is done; the clone has the source's size.  */
+  struct stat st;
+  if (fstat (c->dst_fd, &st) == 0)
+    progress_bytes (st.st_size);
   return true;
 }
 
@@ -267,6 +275,7 @@ copy_stream (struct copier *c, bool make_holes, off_t *total)
         break;
       if (!write_buffer (c, got, pos, make_holes && c->dst_seekable, false))
         return COPY_FAILED;
+      progress_bytes (got);
       pos += got;
     }
   *total = pos;
