@@ -49,7 +49,8 @@ shell_tests = \
   tests/faults.sh \
   tests/bad-input.sh \
   tests/stress.sh \
-  tests/reflink.sh
+  tests/reflink.sh \
+  tests/progress.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
