@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <linux/fs.h>
 
 #include "error.h"
@@ -221,10 +220,6 @@ clone_whole_file (struct copier *c)
   if (!c->dst_seekable || ioctl (c->dst_fd, FICLONE, c->src_fd) != 0)
     return false;
   c->cloned = true;
-  /* All of the data is done; the clone has the source's size.  */
-  struct stat st;
-  if (fstat (c->dst_fd, &st) == 0)
-    progress_bytes (st.st_size);
   return true;
 }
 

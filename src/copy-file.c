@@ -10,6 +10,7 @@
 
 #include "copy-data.h"
 #include "preserve.h"
+#include "progress.h"
 #include "replace.h"
 #include "summary.h"
 #include "verify.h"
@@ -136,6 +137,8 @@ copy_mapped (struct copier *c, struct stat const *st,
              struct copy_options const *x, struct extent_map *m)
 {
   map_file (c->src_fd, c->src_name, st, x, m);
+  off_t data = map_data_bytes (m);
+  progress_file_total (data, st->st_size - data);
 
   bool scan_data = (m->method == SCAN_READ && x->sparse == SPARSE_AUTO
                     && looks_sparse (st));
@@ -261,6 +264,7 @@ copy_contents (struct copier *c, struct stat *st,
   struct extent_map m;
   map_init (&m, SCAN_AUTO);
   bool ok = false;
+  progress_file_begin (c->src_name, -1, 0);
 
   for (int attempt = 1; ; attempt++)
     {
@@ -268,7 +272,12 @@ copy_contents (struct copier *c, struct stat *st,
       off_t total = st->st_size;
       enum copy_status s = S_ISREG (st->st_mode) ? try_clone (c, x)
                                                  : COPY_SHORT;
-      if (s == COPY_SHORT)
+      if (s == COPY_OK)
+        {
+          progress_file_total (st->st_size, 0);
+          progress_bytes (st->st_size);
+        }
+      else if (s == COPY_SHORT)
         s = (known_size ? copy_mapped (c, st, x, &m)
              : copy_stream (c, x->sparse == SPARSE_ALWAYS, &total));
       if (s == COPY_FAILED)
@@ -349,7 +358,9 @@ copy_contents (struct copier *c, struct stat *st,
         }
       c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
       c->cloned = false;
+      progress_file_restart ();
     }
+  progress_file_end ();
   map_free (&m);
   return ok;
 }

@@ -14,6 +14,7 @@
 
 #include "copy-file.h"
 #include "preserve.h"
+#include "progress.h"
 #include "replace.h"
 #include "summary.h"
 #include "dirname.h"
@@ -108,7 +109,10 @@ static void
 say_copied (struct copy_options const *x, char const *src, char const *dst)
 {
   if (x->verbose)
-    printf ("%s -> %s\n", quote_n (0, src), quote_n (1, dst));
+    {
+      progress_clear ();
+      printf ("%s -> %s\n", quote_n (0, src), quote_n (1, dst));
+    }
 }
 
 /* Whether DIR, or a directory above it, is the directory *ST.  */
@@ -266,6 +270,7 @@ judge_existing (struct copy_options const *x, char const *src,
     return DO_SKIP;
   if (x->overwrite == OVERWRITE_ASK)
     {
+      progress_clear ();
       fprintf (stderr, "%s: overwrite %s? ", program_name, quote (dst));
       if (!yesno ())
         return DO_SKIP;

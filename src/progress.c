@@ -406,7 +406,12 @@ progress_file_end (void)
   in_file = false;
   files_done++;
   all_holes += holes;
-  draw (now (), false, false);
+  /* On a terminal, a tree of small files would redraw at each of them:
+     keep to the rate; progress_finish () draws the final state.  */
+  if (in_place)
+    maybe_draw ();
+  else
+    draw (now (), false, false);
 }
 
 void

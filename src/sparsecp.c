@@ -15,6 +15,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "progname.h"
+#include "progress.h"
 #include "quote.h"
 #include "replace.h"
 #include "summary.h"
@@ -33,6 +34,7 @@ enum
   DEBUG_OPTION = CHAR_MAX + 1,
   NO_PRESERVE_OPTION,
   PRESERVE_OPTION,
+  PROGRESS_OPTION,
   REFLINK_OPTION,
   SCAN_OPTION,
   SPARSE_OPTION,
@@ -54,6 +56,7 @@ static struct option const long_options[] =
   {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
   {"no-target-directory", no_argument, NULL, 'T'},
   {"preserve", optional_argument, NULL, PRESERVE_OPTION},
+  {"progress", optional_argument, NULL, PROGRESS_OPTION},
   {"recursive", no_argument, NULL, 'R'},
   {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"scan", required_argument, NULL, SCAN_OPTION},
@@ -118,6 +121,12 @@ static enum attribute const attribute_vals[] =
     ATTR_CONTEXT, ATTR_ALL };
 ARGMATCH_VERIFY (attribute_args, attribute_vals);
 
+static char const *const progress_args[] =
+  { "auto", "always", "never", NULL };
+static enum progress_when const progress_vals[] =
+  { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER };
+ARGMATCH_VERIFY (progress_args, progress_vals);
+
 static char const *const stats_args[] = { "json", NULL };
 static int const stats_vals[] = { 1 };
 ARGMATCH_VERIFY (stats_args, stats_vals);
@@ -180,6 +189,11 @@ sparsecp's own options:\n\
                          extents and bytes of data and holes it has, and why\n\
                          a way of finding the data was not used; at the end,\n\
                          a summary of the whole run\n\
+      --progress[=WHEN]  show a progress bar on stderr: data copied of the\n\
+                         data to copy, holes skipped, rate, time left;\n\
+                         WHEN is auto (the default: only on a terminal),\n\
+                         always (a line per file when not a terminal) or\n\
+                         never\n\
       --scan=METHOD    how to find the data: auto (the default) tries fiemap,\n\
                          then seek, then read; fiemap, seek or read use only\n\
                          that method, and read whatever it cannot map\n\
@@ -227,6 +241,7 @@ Examples:\n\
                                         attributes, and read each copy back\n\
   sparsecp --reflink=always a.img b.img share the extents (btrfs, xfs)\n\
   sparsecp --stats=json a.img b.img | jq .data_bytes\n\
+  sparsecp --progress big.img /mnt/usb/ watch a long copy\n\
 \n\
 Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
 ", stdout);
@@ -308,6 +323,7 @@ main (int argc, char **argv)
                             .reflink = REFLINK_AUTO,
                             .overwrite = OVERWRITE_YES };
   bool deref_set = false, no_target = false, json = false;
+  enum progress_when progress = PROGRESS_NEVER;
   char const *target_dir = NULL;
   int c, long_index;
 
@@ -354,6 +370,11 @@ main (int argc, char **argv)
         decode_attributes ("--preserve",
                            optarg ? optarg : "mode,ownership,timestamps",
                            true, &x);
+        break;
+      case PROGRESS_OPTION:
+        progress = (optarg ? XARGMATCH ("--progress", optarg, progress_args,
+                                        progress_vals)
+                    : PROGRESS_AUTO);
         break;
       case NO_PRESERVE_OPTION:
         decode_attributes ("--no-preserve", optarg, false, &x);
@@ -471,6 +492,7 @@ main (int argc, char **argv)
   umask (x.umask);
   install_cleanup_handlers ();
   summary_start ();
+  progress_init (progress);
 
   bool ok = true;
   for (int i = 0; i < n_files; i++)
@@ -485,6 +507,7 @@ main (int argc, char **argv)
       free (dst);
     }
 
+  progress_finish ();
   if (x.debug)
     summary_print_text ();
   if (json)
