@@ -50,7 +50,8 @@ shell_tests = \
   tests/bad-input.sh \
   tests/stress.sh \
   tests/reflink.sh \
-  tests/progress.sh
+  tests/progress.sh \
+  tests/stats.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
