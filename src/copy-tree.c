@@ -401,6 +401,12 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       error (0, errno, "cannot stat %s", quote (dst));
       v = DO_FAIL;
     }
+  else if (!d.exists && dst[0] && dst[strlen (dst) - 1] == '/')
+    {
+      /* "new/" names a directory that is not there: cp's open fails.  */
+      error (0, ENOTDIR, "cannot create regular file %s", quote (dst));
+      v = DO_FAIL;
+    }
   else if (d.exists)
     v = judge_existing (x, src, st, dst, &d.st);
   if (v == DO_SKIP)
