@@ -148,8 +148,12 @@ copy_mapped (struct copier *c, struct stat const *st,
 
   /* Size the copy first, which keeps a trailing hole, and means no write
      lands past EOF: XFS would zero the blocks it had preallocated
-     between the old EOF and such a write, filling a hole of the copy.  */
-  if (c->dst_seekable && !set_size (c->dst_fd, st->st_size))
+     between the old EOF and such a write, filling a hole of the copy.
+     The empty copy of a file that is read whole and makes no holes
+     reaches its size by being written.  */
+  bool makes_holes = (m->method != SCAN_READ || scan_data
+                      || x->sparse == SPARSE_ALWAYS);
+  if (c->dst_seekable && makes_holes && !set_size (c->dst_fd, st->st_size))
     {
       error (0, errno, "cannot set the size of %s", quote (c->dst_name));
       return COPY_FAILED;
