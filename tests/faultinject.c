@@ -5,7 +5,8 @@
                         (ioctl FS_IOC_FIEMAP), seek (lseek SEEK_DATA and
                         SEEK_HOLE), read, pread, write, pwrite,
                         copy_file_range, fallocate, ftruncate, fsync,
-                        fdatasync, rename, close.  EFFECT is an errno name
+                        fdatasync, rename, close, open (open and
+                        openat, by name).  EFFECT is an errno name
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
                         ENOTTY EINVAL ENXIO EPERM EXDEV), "short" for a short
                         count, or a lie:
@@ -18,6 +19,10 @@
                                   (both return the offset asked for),
                                   skip (SEEK_DATA at 0 skips the first
                                   data region)
+                          open:   vanish (open and openat unlink the
+                                  file just before the real call, as if
+                                  another process removed it between the
+                                  directory read and the open)
      FAULT_CALL=N       break the Nth matching call (default 1)
      FAULT_TIMES=M      and M calls from there (default 1; 0: all)
      FAULT_PATH=S       count only calls on files whose name contains S
@@ -512,4 +517,68 @@ close (int fd)
       return -1;
     }
   return r;
+}
+
+/* ---- open ---- */
+
+/* Break this open of NAME in directory DIRFD when FAULT: return -1 with
+   errno set when it fails outright; for "vanish", unlink NAME first and
+   return 0, so that the real call finds nothing there.  */
+static int
+inject_open (bool fault, int dirfd, char const *name)
+{
+  if (!fault)
+    return 0;
+  if (effect_is ("vanish"))
+    {
+      int saved = errno;
+      if (unlinkat (dirfd, name, 0) == 0)
+        log_fault ("vanish");
+      errno = saved;
+      return 0;
+    }
+  return inject_error (true);
+}
+
+/* Set MODE from the argument after FLAGS, the last named one, which
+   open and openat take only when creating.  */
+#define OPEN_MODE(flags, mode)                            \
+  do                                                            \
+    {                                                           \
+      if ((flags) & (O_CREAT | O_TMPFILE))                      \
+        {                                                       \
+          va_list ap;                                           \
+          va_start (ap, flags);                                  \
+          mode = va_arg (ap, mode_t);                           \
+          va_end (ap);                                          \
+        }                                                       \
+    }                                                           \
+  while (0)
+
+EXPORT int
+open (char const *name, int flags, ...)
+{
+  static int (*next) (char const *, int, ...);
+  if (!next)
+    next = real ("open");
+  mode_t mode = 0;
+  OPEN_MODE (flags, mode);
+  if (inject_open (wants ("open") && count_fault (path_matches (name)),
+                   AT_FDCWD, name) < 0)
+    return -1;
+  return next (name, flags, mode);
+}
+
+EXPORT int
+openat (int dirfd, char const *name, int flags, ...)
+{
+  static int (*next) (int, char const *, int, ...);
+  if (!next)
+    next = real ("openat");
+  mode_t mode = 0;
+  OPEN_MODE (flags, mode);
+  if (inject_open (wants ("open") && count_fault (path_matches (name)),
+                   dirfd, name) < 0)
+    return -1;
+  return next (dirfd, name, flags, mode);
 }
