@@ -51,7 +51,10 @@ shell_tests = \
   tests/stress.sh \
   tests/reflink.sh \
   tests/progress.sh \
-  tests/stats.sh
+  tests/stats.sh \
+  tests/compat-tree.sh \
+  tests/compat-overwrite.sh \
+  tests/compat-errors.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
@@ -62,7 +65,8 @@ AM_TESTS_ENVIRONMENT = \
   PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)$(abs_top_builddir)/tests$(PATH_SEPARATOR)'"$$PATH"; \
   export PATH; CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
-EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab
+EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab \
+  tests/compat-init.sh
 
 
 # A libFuzzer harness for the map validator, outside make check: it needs

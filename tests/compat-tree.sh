@@ -1,0 +1,181 @@
+#!/bin/sh
+# Directory trees copied as GNU cp copies them: -r/-R/-a/-p, --preserve,
+# symlinks (-d/-P/-L/-H, loops, dangling), hard links, special files,
+# modes, merging into existing directories, -t/-T, several sources, --,
+# combined short options and -v.  Each case runs cp and sparsecp with the
+# same arguments and compares the results (tests/compat-init.sh).
+. "${abs_top_srcdir:-.}/tests/init.sh"
+. "${abs_top_srcdir:-.}/tests/compat-init.sh"
+
+root=0
+test "$(id -u)" = 0 && root=1
+
+# The main fixture: data, holes, modes, hard links, symlinks, a FIFO.
+mkdir t t/empty t/sub t/sub/deep t/ro t/priv || framework_failure_ mkdir
+echo plain >t/plain && : >t/emptyfile \
+  && mkholes t/sparse 1M d:0:4K d:512K:100 \
+  && mkholes t/sub/deep/big 8M d:8188K:4K \
+  && head -c 100000 /dev/urandom >t/sub/random \
+  && echo linked >t/hl && ln t/hl t/sub/hl2 && ln t/hl t/sub/deep/hl3 \
+  && ln -s plain t/lrel && ln -s sub t/ldir && ln -s nowhere t/dangling \
+  && ln -s "$PWD/t/plain" t/labs && ln -s ../../plain t/sub/deep/lup \
+  && mkfifo t/fifo \
+  && echo inside >t/ro/file && echo secret >t/priv/file \
+  || framework_failure_ "cannot make the fixture tree"
+for m in 600 755 444 4755 2750 1777; do
+  echo "mode $m" >t/m$m || framework_failure_ "t/m$m"
+done
+if test $root = 1; then
+  # Owners, before the modes: chown clears set-user-ID bits.
+  chown nobody:nogroup t/m600 t/m4755 t/sub/random t/priv \
+    && chown -h nobody:nogroup t/lrel && chgrp nogroup t/sub/deep \
+    || framework_failure_ "cannot chown the fixture"
+fi
+for m in 600 755 444 4755 2750 1777; do
+  chmod $m t/m$m || framework_failure_ "chmod t/m$m"
+done
+chmod 555 t/ro && chmod 700 t/priv && chmod 751 t/sub \
+  || framework_failure_ "cannot set directory modes"
+# A symlink to a directory, to name on the command line.
+ln -s t lt || framework_failure_ "ln lt"
+# Loops: a symlink to an ancestor, a cycle of two symlinks.
+mkdir loop loop/d && echo f >loop/f && ln -s .. loop/d/up \
+  && ln -s b loop/a && ln -s a loop/b && ln -s nowhere loop/dang \
+  || framework_failure_ "cannot make the loop tree"
+settimes t lt loop
+
+# -r, -R and --recursive are one option; none preserves anything but
+# symlinks, FIFOs and the data's holes.
+both r 0 -r ../t d
+both R 0 -R ../t d
+both recursive 0 --recursive ../t d
+# -a keeps modes, owners, times and hard links; -p and --preserve parts.
+both a 0 -a ../t d
+both archive 0 --archive ../t d
+both p 0 -p ../t/m4755 f
+both rp 0 -rp ../t d
+both preserve-default 0 -r --preserve ../t d
+both preserve-mode-ts 0 -r --preserve=mode,timestamps ../t d
+both preserve-links 0 -r --preserve=links ../t d
+both preserve-ownership 0 -R --preserve=ownership ../t d
+both preserve-all 0 -R --preserve=all ../t d
+both a-no-mode 0 -a --no-preserve=mode ../t d
+both a-no-ts-links 0 -a --no-preserve=timestamps,links ../t d
+both p-no-preserve-all 0 -rp --no-preserve=all ../t d
+# Modes of new files under another umask.
+saved_umask=$(umask)
+umask 077
+both r-umask077 0 -r ../t d
+both a-umask077 0 -a ../t d
+umask "$saved_umask"
+
+# Symlinks.  Without -r a symlink SOURCE is followed unless -d or -P.
+both file-via-symlink 0 ../t/lrel f
+both d-symlink 0 -d ../t/lrel l
+both P-symlink 0 -P ../t/labs l
+both P-dangling 0 -P ../t/dangling l
+both dangling 1 ../t/dangling l
+both L-symlink 0 -L ../t/lrel f
+both rP 0 -rP ../t d
+both rd 0 -rd ../t d
+both rL 1 -rL ../t d
+both aL 1 -aL ../t d
+# -H follows a symlink named on the command line, and no other.
+both rH-cmdline 0 -rH ../lt d
+both r-cmdline-symlink 0 -r ../lt d
+both H-no-r 1 -H ../lt d
+both H-file 0 -H ../t/lrel f
+# Loops: a symlink to an ancestor and a cycle, followed and not.
+both rL-loop 1 -rL ../loop d
+both r-loop 0 -r ../loop d
+both a-loop 0 -a ../loop d
+# -d keeps hard links between command-line sources; -r does not.
+prep=prep_d
+prep_d () { mkdir d; }
+both d-hardlinks 0 -d ../t/hl ../t/sub/hl2 d
+both r-hardlinks 0 -r ../t/hl ../t/sub/hl2 d
+both a-hardlinks 0 -a ../t/hl ../t/sub/hl2 ../t/sub/deep d
+prep=
+
+# Special files: FIFOs always; devices when root can make them.
+both R-fifo 0 -R ../t/fifo f
+both a-fifo 0 -a ../t/fifo f
+if test $root = 1 && mkdir dev && mknod dev/null c 1 3 \
+   && mknod dev/loop b 7 200 && chmod 620 dev/null; then
+  settimes dev
+  both R-dev 0 -R ../dev d
+  both a-dev 0 -a ../dev d
+  both r-dev 0 -r ../dev d
+else
+  echo "SKIP (part): device files need root"
+fi
+
+# Empty directories, directories with restrictive modes.
+both r-empty 0 -r ../t/empty e
+both a-ro 0 -a ../t/ro e
+both r-ro 0 -r ../t/ro e
+both a-priv 0 -a ../t/priv e
+
+# 'cp -r SRC E' makes E a copy of SRC when E is missing, E/SRC when it
+# is a directory; a trailing slash changes nothing.
+both r-new-dest 0 -r ../t/sub e
+both r-slash 0 -r ../t/sub/ e
+prep=prep_e
+prep_e () { mkdir e; }
+both r-into-dir 0 -r ../t/sub e
+both r-slash-into-dir 0 -r ../t/sub/ e/
+# -T makes the existing directory the copy itself: a merge.
+both rT 0 -rT ../t/sub e
+both T-file-new 0 -T ../t/plain f
+# -t and several sources.
+both t 0 -r -t e ../t/plain ../t/sub ../t/lrel
+both target-directory 0 -a --target-directory=e ../t/plain ../t/sub
+both t-attached 0 -rte ../t/plain ../t/sub
+both many-sources 0 -r ../t/plain ../t/sub ../t/m755 ../loop e
+both many-files 0 ../t/plain ../t/m755 ../t/lrel e
+prep=
+
+# Merging into an existing copy: old files replaced (keeping their modes
+# without -p), others kept, existing directories reused.
+prep=prep_merge
+prep_merge ()
+{
+  mkdir -p d/t/sub/deep && echo old >d/t/plain && chmod 640 d/t/plain \
+    && echo keep >d/t/sub/old && echo old-random >d/t/sub/random \
+    && chmod 700 d/t/sub && settimes d
+}
+both merge-r 0 -r ../t d
+both merge-a 0 -a ../t d
+both merge-rT 0 -rT ../t d/t
+prep=
+
+# A symlink to a directory as DEST: the copy goes into the directory.
+prep=prep_dl
+prep_dl () { mkdir dir && ln -s dir dl; }
+both dest-symlink-dir 0 ../t/plain dl
+both r-dest-symlink-dir 0 -r ../t/sub dl
+prep=
+
+# '--' ends the options, so a file may be named -x.
+prep=prep_dash
+prep_dash () { echo dash >-x && mkdir dd; }
+both dashdash 0 -- -x y
+both dashdash-r 0 -r -- -x dd
+both dashdash-t 0 -t dd -- -x
+prep=
+
+# Combined short options and -v, whose lines are cp's.
+both av 0 -av ../t d
+both rpv 0 -rpv ../t d
+both vR 0 -vR ../t/sub d
+both vrL 1 -vrL ../loop d
+prep=prep_e
+both dpRv 0 -dpRv ../t/ldir ../t/sub/deep e
+prep=
+ordered=1
+both v-file 0 -v ../t/plain f
+both v-symlink-file 0 -v ../t/lrel f
+both v-d-symlink 0 -vd ../t/lrel f
+ordered=
+
+Exit $fail
