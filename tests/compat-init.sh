@@ -47,17 +47,21 @@ test "$(stat -c %X atime.probe)" = 3000000000 || {
 # group (the first name, within DIR, of the entries sharing its inode;
 # "-" for directories and single links), size (not for directories),
 # owner:group, mtime, atime, symlink target, device numbers, MD5 of the
-# data.  Names must not hold tabs, newlines or backslashes.
+# data, user.* extended attributes (when getfattr is installed).  Names
+# must not hold tabs, newlines or backslashes.
 treelist ()
 {
   (cd "$1" && find . -mindepth 1 -type f -exec md5sum {} +) >"$test_dir/tl.sums" \
     && (cd "$1" && find . -mindepth 1 \( -type b -o -type c \) \
           -exec stat -c '%n %t:%T' {} +) >"$test_dir/tl.rdev" \
+    && { (cd "$1" && getfattr -h -R -d -m '^user\.' . 2>/dev/null) || :; } \
+         >"$test_dir/tl.xattr" \
     && (cd "$1" && find . -mindepth 1 -printf \
           '%P\t%y\t%m\t%n\t%i\t%s\t%u:%g\t%T@\t%A@\t%l\n') \
     | LC_ALL=C sort \
     | awk -F "$tab" -v OFS="$tab" -v start="$t_start" -v atime_ok="$atime_ok" \
-        -v sums="$test_dir/tl.sums" -v rdevs="$test_dir/tl.rdev" '
+        -v sums="$test_dir/tl.sums" -v rdevs="$test_dir/tl.rdev" \
+        -v xattrs="$test_dir/tl.xattr" '
         function when(t) {
           return (t + 0 >= start && t + 0 < start + 86400) ? "now" : t
         }
@@ -68,6 +72,13 @@ treelist ()
             i = match(l, / [^ ]*$/)
             rdev[substr(l, 3, i - 3)] = substr(l, i + 1)
           }
+          while ((getline l < xattrs) > 0)
+            if (l ~ /^# file: /)
+              f = substr(l, 9)
+            else if (l != "" && (f in xattr))
+              xattr[f] = xattr[f] "," l
+            else if (l != "")
+              xattr[f] = l
         }
         {
           group = "-"
@@ -79,7 +90,8 @@ treelist ()
           size = $2 == "d" ? "-" : $6
           atime = atime_ok ? when($9) : "-"
           print $1, $2, $3, $4, group, size, $7, when($8), atime, $10, \
-                ($1 in rdev) ? rdev[$1] : "", ($1 in sum) ? sum[$1] : ""
+                ($1 in rdev) ? rdev[$1] : "", ($1 in sum) ? sum[$1] : "", \
+                ($1 in xattr) ? xattr[$1] : ""
         }'
 }
 
@@ -147,7 +159,7 @@ both ()
     && treelist sparsecp.$b_name >sparsecp.$b_name.tree \
     || framework_failure_ "$b_name: cannot list the trees"
   diff -u cp.$b_name.tree sparsecp.$b_name.tree >b.diff || {
-    fail_ "$b_what: the tree differs from cp's (name type mode links group size owner mtime atime target rdev md5):"
+    fail_ "$b_what: the tree differs from cp's (name type mode links group size owner mtime atime target rdev md5 xattrs):"
     cat b.diff >&2
   }
   check_sparse cp.$b_name sparsecp.$b_name

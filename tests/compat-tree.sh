@@ -36,6 +36,15 @@ for m in 600 755 444 4755 2750 1777; do
 done
 chmod 555 t/ro && chmod 700 t/priv && chmod 751 t/sub \
   || framework_failure_ "cannot set directory modes"
+# Extended attributes, for -a and --preserve=xattr.
+if command -v setfattr >/dev/null \
+   && setfattr -n user.colour -v blue t/plain 2>/dev/null; then
+  setfattr -n user.size -v 8M t/sub/deep/big \
+    && setfattr -n user.dir -v yes t/sub && setfattr -n user.two -v 2 t/sub \
+    || framework_failure_ "cannot set extended attributes"
+else
+  echo "SKIP (part): no user extended attributes here"
+fi
 # A symlink to a directory, to name on the command line.
 ln -s t lt || framework_failure_ "ln lt"
 # Loops: a symlink to an ancestor, a cycle of two symlinks.
@@ -58,6 +67,7 @@ both preserve-default 0 -r --preserve ../t d
 both preserve-mode-ts 0 -r --preserve=mode,timestamps ../t d
 both preserve-links 0 -r --preserve=links ../t d
 both preserve-ownership 0 -R --preserve=ownership ../t d
+both preserve-xattr 0 -R --preserve=xattr ../t d
 both preserve-all 0 -R --preserve=all ../t d
 both a-no-mode 0 -a --no-preserve=mode ../t d
 both a-no-ts-links 0 -a --no-preserve=timestamps,links ../t d
