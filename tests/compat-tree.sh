@@ -36,11 +36,12 @@ for m in 600 755 444 4755 2750 1777; do
 done
 chmod 555 t/ro && chmod 700 t/priv && chmod 751 t/sub \
   || framework_failure_ "cannot set directory modes"
-# Extended attributes, for -a and --preserve=xattr.
+# Extended attributes, for -a and --preserve=xattr.  Not on t/sub: with
+# -L, cp gives none to the second copy of a directory (t/ldir).
 if command -v setfattr >/dev/null \
    && setfattr -n user.colour -v blue t/plain 2>/dev/null; then
   setfattr -n user.size -v 8M t/sub/deep/big \
-    && setfattr -n user.dir -v yes t/sub && setfattr -n user.two -v 2 t/sub \
+    && setfattr -n user.dir -v yes t/empty && setfattr -n user.two -v 2 t/empty \
     || framework_failure_ "cannot set extended attributes"
 else
   echo "SKIP (part): no user extended attributes here"
@@ -105,6 +106,11 @@ prep_d () { mkdir d; }
 both d-hardlinks 0 -d ../t/hl ../t/sub/hl2 d
 both r-hardlinks 0 -r ../t/hl ../t/sub/hl2 d
 both a-hardlinks 0 -a ../t/hl ../t/sub/hl2 ../t/sub/deep d
+# Following symlinks with links preserved, one file reached by two names
+# is copied once and linked: for -L everywhere, for -H on the command line.
+both L-links 0 -L --preserve=links ../t/lrel ../t/plain ../t/labs d
+both H-links 0 -H --preserve=links ../t/lrel ../t/plain d
+both rH-links 0 -rH --preserve=links ../t/lrel ../t/plain ../t/sub/deep d
 prep=
 
 # Special files: FIFOs always; devices when root can make them.
@@ -145,14 +151,18 @@ both many-sources 0 -r ../t/plain ../t/sub ../t/m755 ../loop e
 both many-files 0 ../t/plain ../t/m755 ../t/lrel e
 prep=
 
-# Merging into an existing copy: old files replaced (keeping their modes
-# without -p), others kept, existing directories reused.
+# Merging into an existing copy: old files replaced (keeping their modes,
+# and owners, without -p), others kept, existing directories reused.
+# Only mtimes are set: a replaced DEST is a new file for sparsecp (on
+# purpose), so its atime is new, where cp's write kept the old one.
 prep=prep_merge
 prep_merge ()
 {
   mkdir -p d/t/sub/deep && echo old >d/t/plain && chmod 640 d/t/plain \
     && echo keep >d/t/sub/old && echo old-random >d/t/sub/random \
-    && chmod 700 d/t/sub && settimes d
+    && chmod 700 d/t/sub \
+    && { test $root = 0 || chown nobody:nogroup d/t/plain d/t/sub/random; } \
+    && find d -exec touch -h -m -d @1400000000.5 {} +
 }
 both merge-r 0 -r ../t d
 both merge-a 0 -a ../t d
