@@ -103,9 +103,14 @@ if test "$as_user_ok" = 1; then
   both ro-dest 1 ../s/new w/dst
   both f-ro-dest 0 -f ../s/new w/dst
   both force-ro-dest 0 --force ../s/new w/dst
-  both fv-ro-dest 0 -fv ../s/new w/dst
   both fp-ro-dest 0 -fp ../s/new w/dst
+  # cp removes DEST and makes a new one, sparsecp renames a new file over
+  # it: one does not print "removed", the other fails making the file.
+  cp_sed="/^removed 'w\/dst'\$/d"
+  both fv-ro-dest 0 -fv ../s/new w/dst
+  cp_sed="s/cannot remove 'ro\/dst'/cannot create regular file 'ro\/dst'/"
   both f-ro-dir 1 -f ../s/new ro/dst
+  cp_sed=
   both rf-ro-dest 0 -rf ../s/new ../s/sub w
   prep= runner=
 else
