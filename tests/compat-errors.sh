@@ -24,6 +24,19 @@ both bad-preserve 1 --preserve=colour ../t/plain x
 both bad-no-preserve 1 --no-preserve=colour ../t/plain x
 both bad-reflink 1 --reflink=sometimes ../t/plain x
 both same-file 1 ../t/plain ../t/plain
+# Quoting: file names in the shell style, escaped in the C locale;
+# argmatch's lists in the locale's quotation marks (curly in UTF-8).
+both missing-nonascii 1 "../nosuch-$(printf '\303\251')" x
+if locale -a 2>/dev/null | grep -i '^c\.utf-\?8$' >/dev/null; then
+  runner="env LC_ALL=C.UTF-8"
+  both utf8-missing-nonascii 1 "../nosuch-$(printf '\303\251')" x
+  both utf8-bad-preserve 1 --preserve=colour ../t/plain x
+  both utf8-bad-reflink 1 --reflink=sometimes ../t/plain x
+  both utf8-dir-no-r 1 ../t/sub x
+  runner=
+else
+  echo "SKIP (part): no C.UTF-8 locale"
+fi
 
 # A directory into itself: refused, and never copied more than once.
 # cp copies what it reads of the source before it meets the new DEST
@@ -100,7 +113,7 @@ while read -r opt long; do
   sparsecp $opt t/plain out/x 2>err
   st=$?
   test $st = 1 || fail_ "'sparsecp $opt' exited $st, not 1"
-  grep -F -- "'--$long'" err >/dev/null && grep -F 'not supported' err >/dev/null \
+  grep "^sparsecp: .*--$long\\b.* not supported" err >/dev/null \
     || { fail_ "'sparsecp $opt' did not say '--$long' is not supported:"; cat err >&2; }
   test -z "$(ls -A out)" && test ! -e out/x || fail_ "'sparsecp $opt' copied something"
 done <<'EOF'
