@@ -83,6 +83,24 @@ both t-missing 1 -t nodir ../t/plain
 both target-directory-file 1 --target-directory=f ../t/plain
 prep=
 
+# What cannot be read, as an unprivileged user (root reads anything):
+# each is named, the rest of the tree is copied, the status is 1.
+if test "$as_user_ok" = 1; then
+  mkdir u u/closed u/open && echo secret >u/secret && echo a >u/a \
+    && echo in >u/closed/in && echo b >u/open/b \
+    && chmod 000 u/secret && chmod 000 u/closed && settimes u \
+    || framework_failure_ "cannot make u"
+  prep_own () { test -z "$as_user" || chown nobody:nogroup .; }
+  prep=prep_own runner=$as_user
+  both unreadable-file 1 ../u/secret x
+  both unreadable-dir 1 -r ../u/closed x
+  both unreadable-in-tree 1 -r ../u x
+  both a-unreadable-in-tree 1 -a ../u x
+  prep= runner=
+else
+  echo "SKIP (part): cannot run as an unprivileged user"
+fi
+
 # --reflink: never and auto copy; always fails where the filesystem
 # cannot clone, with a message that says so, and leaves nothing behind
 # (cp 9.1 leaves an empty DEST: not compared).

@@ -176,6 +176,36 @@ both dest-symlink-dir 0 ../t/plain dl
 both r-dest-symlink-dir 0 -r ../t/sub dl
 prep=
 
+# A DEST that is a symlink: written through to a file unless the copy
+# itself is a symlink (-a, -d); never through a dangling one.
+prep=prep_symdest
+prep_symdest () { echo old >target && ln -s target link && ln -s nowhere dang; }
+both dest-symlink 0 ../t/plain link
+both a-dest-symlink 0 -a ../t/plain link
+both a-symlink-onto-symlink 0 -a ../t/lrel link
+both d-symlink-onto-file 0 -d ../t/lrel target
+both dest-dangling 1 ../t/plain dang
+both a-dest-dangling 1 -a ../t/plain dang
+prep=
+
+# A trailing slash follows a symlink operand; '.' copies a directory's
+# contents; an operand given twice is copied once, with a warning.
+both r-slash-symlink 0 -r ../lt/ d
+both a-slash-symlink 0 -a ../lt/ d
+both r-dot 0 -r ../t/. e
+both r-slash-new 0 -r ../t/sub/ e/
+prep=prep_e
+both r-dot-into-dir 0 -r ../t/. e
+both r-twice 0 -r ../t/sub ../t/sub e
+both twice 0 ../t/plain ../t/plain e
+prep=
+# New directories in a set-group-ID directory.
+prep=prep_sgid
+prep_sgid () { mkdir g && chmod 2775 g; }
+both r-into-sgid 0 -r ../t/sub g
+both a-into-sgid 0 -a ../t/sub g
+prep=
+
 # '--' ends the options, so a file may be named -x.
 prep=prep_dash
 prep_dash () { echo dash >-x && mkdir dd; }
