@@ -20,9 +20,13 @@ both no-operand 1
 both no-dest 1 ../t/plain
 both extra-operand-T 1 -T ../t/plain ../t/two x
 both t-and-T 1 -T -t . ../t/plain
+# argmatch lists the valid arguments in cp's order.
+ordered=1
 both bad-preserve 1 --preserve=colour ../t/plain x
 both bad-no-preserve 1 --no-preserve=colour ../t/plain x
+both bad-preserve-list 1 --preserve=mode,colour ../t/plain x
 both bad-reflink 1 --reflink=sometimes ../t/plain x
+ordered=
 both same-file 1 ../t/plain ../t/plain
 # Quoting: file names in the shell style, escaped in the C locale;
 # argmatch's lists in the locale's quotation marks (curly in UTF-8).
@@ -30,8 +34,10 @@ both missing-nonascii 1 "../nosuch-$(printf '\303\251')" x
 if locale -a 2>/dev/null | grep -i '^c\.utf-\?8$' >/dev/null; then
   runner="env LC_ALL=C.UTF-8"
   both utf8-missing-nonascii 1 "../nosuch-$(printf '\303\251')" x
+  ordered=1
   both utf8-bad-preserve 1 --preserve=colour ../t/plain x
   both utf8-bad-reflink 1 --reflink=sometimes ../t/plain x
+  ordered=
   both utf8-dir-no-r 1 ../t/sub x
   runner=
 else

@@ -19,7 +19,7 @@ echo plain >t/plain && : >t/emptyfile \
   && echo linked >t/hl && ln t/hl t/sub/hl2 && ln t/hl t/sub/deep/hl3 \
   && ln -s plain t/lrel && ln -s sub t/ldir && ln -s nowhere t/dangling \
   && ln -s "$PWD/t/plain" t/labs && ln -s ../../plain t/sub/deep/lup \
-  && mkfifo t/fifo \
+  && mkfifo t/fifo && mkfifo -m 751 t/fifo751 \
   && echo inside >t/ro/file && echo secret >t/priv/file \
   || framework_failure_ "cannot make the fixture tree"
 for m in 600 755 444 4755 2750 1777; do
@@ -45,6 +45,15 @@ if command -v setfattr >/dev/null \
     || framework_failure_ "cannot set extended attributes"
 else
   echo "SKIP (part): no user extended attributes here"
+fi
+# A socket, where something can make one.
+if command -v python3 >/dev/null; then
+  python3 -c 'import os, socket
+s = socket.socket (socket.AF_UNIX)
+s.bind ("t/sock")
+os.chmod ("t/sock", 0o751)' || framework_failure_ "cannot make a socket"
+else
+  echo "SKIP (part): no python3 to make a socket"
 fi
 # A symlink to a directory, to name on the command line.
 ln -s t lt || framework_failure_ "ln lt"
