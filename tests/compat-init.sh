@@ -156,18 +156,22 @@ both ()
           && mv b.sorted $b_tool.$b_name.$b_s || framework_failure_ sort
       done
     fi
-    diff -u cp.$b_name.$b_s sparsecp.$b_name.$b_s >b.diff || {
-      test $b_s = out.n && fail_ "$b_what: standard output differs from cp's" \
-        || fail_ "$b_what: standard error differs from cp's"
+    if ! diff -u cp.$b_name.$b_s sparsecp.$b_name.$b_s >b.diff; then
+      if test $b_s = out.n; then
+        fail_ "$b_what: standard output differs from cp's"
+      else
+        fail_ "$b_what: standard error differs from cp's"
+      fi
       cat b.diff >&2
-    }
+    fi
   done
   test "${notree-}" = 1 && return
   treelist cp.$b_name >cp.$b_name.tree \
     && treelist sparsecp.$b_name >sparsecp.$b_name.tree \
     || framework_failure_ "$b_name: cannot list the trees"
   diff -u cp.$b_name.tree sparsecp.$b_name.tree >b.diff || {
-    fail_ "$b_what: the tree differs from cp's (name type mode links group size owner mtime atime target rdev md5 xattrs):"
+    fail_ "$b_what: the tree differs from cp's" \
+      "(name type mode links group size owner mtime atime target rdev md5 xattrs):"
     cat b.diff >&2
   }
   check_sparse cp.$b_name sparsecp.$b_name
