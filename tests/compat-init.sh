@@ -3,6 +3,17 @@
 # arguments in twin directories and compare everything they did: exit
 # status, standard output, standard error and the trees they left.
 
+# Copies of 0555 and 0000 directories cannot be emptied by a user who
+# is not root: open them up before init.sh's Exit removes everything.
+Exit ()
+{
+  set +e
+  cd /
+  chmod -R u+rwx "$test_dir" 2>/dev/null
+  rm -rf "$test_dir"
+  exit "$1"
+}
+
 cp --version 2>/dev/null | grep -F 'GNU coreutils' >/dev/null \
   || skip_ "cp is not GNU cp, the reference"
 command -v md5sum >/dev/null || skip_ "md5sum is not installed"
