@@ -13,7 +13,7 @@
 #include <linux/fs.h>
 
 #include "error.h"
-#include "quote.h"
+#include "quotearg.h"
 #include "xalloc.h"
 
 /* Large enough to amortise syscalls, small enough to stay in cache.  */
@@ -69,7 +69,7 @@ read_full (int fd, char const *name, char const *why, char *buf, size_t n,
         {
           if (errno == EINTR || errno == EAGAIN)
             continue;
-          error (0, errno, "cannot read %s%s", quote (name), why);
+          error (0, errno, "cannot read %s%s", quoteaf (name), why);
           return -1;
         }
       if (r == 0)
@@ -94,12 +94,12 @@ write_full (struct copier *c, char const *buf, size_t n, off_t pos)
         {
           if (errno == EINTR || errno == EAGAIN)
             continue;
-          error (0, errno, "cannot write %s", quote (c->dst_name));
+          error (0, errno, "cannot write %s", quoteaf (c->dst_name));
           return false;
         }
       if (w == 0)
         {
-          error (0, ENOSPC, "cannot write %s", quote (c->dst_name));
+          error (0, ENOSPC, "cannot write %s", quoteaf (c->dst_name));
           return false;
         }
       done += w;
@@ -153,7 +153,7 @@ copy_with_cfr (struct copier *c, off_t *pos, off_t end)
               return COPY_OK;
             }
           error (0, errno, "cannot copy data from %s to %s",
-                 quote_n (0, c->src_name), quote_n (1, c->dst_name));
+                 quoteaf_n (0, c->src_name), quoteaf_n (1, c->dst_name));
           return COPY_FAILED;
         }
       /* Zero before END: some filesystems say nothing rather than fail;

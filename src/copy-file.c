@@ -16,7 +16,7 @@
 #include "verify.h"
 #include "error.h"
 #include "ignore-value.h"
-#include "quote.h"
+#include "quotearg.h"
 #include "same-inode.h"
 #include "stat-time.h"
 #include "xalloc.h"
@@ -70,7 +70,7 @@ map_file (int src_fd, char const *name, struct stat const *st,
     {
       if (x->debug)
         error (0, 0, "%s: fiemap not used: it has a block for every byte",
-               quote (name));
+               quoteaf (name));
       map_read (st, m);
       return;
     }
@@ -97,7 +97,7 @@ map_file (int src_fd, char const *name, struct stat const *st,
       if (s == MAP_OK)
         return;
       if (x->debug)
-        error (0, 0, "%s: %s not used: %s", quote (name),
+        error (0, 0, "%s: %s not used: %s", quoteaf (name),
                scan_method_name (order[i]), why);
     }
   abort ();   /* map_read () cannot fail */
@@ -155,7 +155,7 @@ copy_mapped (struct copier *c, struct stat const *st,
                       || x->sparse == SPARSE_ALWAYS);
   if (c->dst_seekable && makes_holes && !set_size (c->dst_fd, st->st_size))
     {
-      error (0, errno, "cannot set the size of %s", quote (c->dst_name));
+      error (0, errno, "cannot set the size of %s", quoteaf (c->dst_name));
       return COPY_FAILED;
     }
 
@@ -186,8 +186,8 @@ try_clone (struct copier *c, struct copy_options const *x)
   if (x->reflink != REFLINK_ALWAYS)
     return COPY_SHORT;
   error (0, c->dst_seekable ? errno : EOPNOTSUPP,
-         "failed to clone %s from %s", quote_n (0, c->dst_name),
-         quote_n (1, c->src_name));
+         "failed to clone %s from %s", quoteaf_n (0, c->dst_name),
+         quoteaf_n (1, c->src_name));
   return COPY_FAILED;
 }
 
@@ -201,9 +201,9 @@ resolve_target (char const *dst)
   if (!real)
     {
       if (errno == ENOENT)
-        error (0, 0, "not writing through dangling symlink %s", quote (dst));
+        error (0, 0, "not writing through dangling symlink %s", quoteaf (dst));
       else
-        error (0, errno, "cannot resolve %s", quote (dst));
+        error (0, errno, "cannot resolve %s", quoteaf (dst));
     }
   return real;
 }
@@ -231,7 +231,7 @@ report_copy (struct copier const *c, struct extent_map const *m,
   off_t data = c->cloned ? size : m ? map_data_bytes (m) : c->bytes_rw;
   error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
          " copy_file_range=%jd read_write=%jd%s",
-         quote_n (0, c->src_name), quote_n (1, c->dst_name), how,
+         quoteaf_n (0, c->src_name), quoteaf_n (1, c->dst_name), how,
          m && !c->cloned ? m->n : 0, (intmax_t) data,
          (intmax_t) (m && !c->cloned ? size - data : c->bytes_hole),
          (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw,
@@ -289,7 +289,7 @@ copy_contents (struct copier *c, struct stat *st,
       if (s == COPY_OK && !known_size && c->dst_seekable
           && !set_size (c->dst_fd, total))
         {
-          error (0, errno, "cannot set the size of %s", quote (c->dst_name));
+          error (0, errno, "cannot set the size of %s", quoteaf (c->dst_name));
           break;
         }
 
@@ -303,7 +303,7 @@ copy_contents (struct copier *c, struct stat *st,
       struct stat after;
       if (fstat (c->src_fd, &after) != 0)
         {
-          error (0, errno, "cannot stat %s", quote (c->src_name));
+          error (0, errno, "cannot stat %s", quoteaf (c->src_name));
           break;
         }
       bool changed = s != COPY_OK || source_changed (st, &after);
@@ -319,7 +319,7 @@ copy_contents (struct copier *c, struct stat *st,
              without telling stat (a write through mmap): look again.  */
           if (v == VERIFY_DIFFERENT && fstat (c->src_fd, &after) != 0)
             {
-              error (0, errno, "cannot stat %s", quote (c->src_name));
+              error (0, errno, "cannot stat %s", quoteaf (c->src_name));
               break;
             }
           changed = source_changed (st, &after);
@@ -335,21 +335,21 @@ copy_contents (struct copier *c, struct stat *st,
         {
           if (changed)
             error (0, 0, "%s changed while being copied",
-                   quote (c->src_name));
+                   quoteaf (c->src_name));
           else
             error (0, 0, "verification failed: %s differs from %s"
-                   " at byte %jd", quote_n (0, c->dst_name),
-                   quote_n (1, c->src_name), (intmax_t) bad);
+                   " at byte %jd", quoteaf_n (0, c->dst_name),
+                   quoteaf_n (1, c->src_name), (intmax_t) bad);
           break;
         }
       if (x->debug)
         {
           if (changed)
             error (0, 0, "%s changed while being copied; copying it again",
-                   quote (c->src_name));
+                   quoteaf (c->src_name));
           else
             error (0, 0, "%s differs from %s at byte %jd; copying it again",
-                   quote_n (0, c->dst_name), quote_n (1, c->src_name),
+                   quoteaf_n (0, c->dst_name), quoteaf_n (1, c->src_name),
                    (intmax_t) bad);
         }
       *st = after;
@@ -357,7 +357,7 @@ copy_contents (struct copier *c, struct stat *st,
           || (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0))
         {
           error (0, errno, "cannot restart the copy of %s",
-                 quote (c->src_name));
+                 quoteaf (c->src_name));
           break;
         }
       c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
@@ -403,12 +403,12 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
   int src_fd = open (src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (src_fd < 0)
     {
-      error (0, errno, "cannot open %s for reading", quote (src));
+      error (0, errno, "cannot open %s for reading", quoteaf (src));
       return false;
     }
   if (fstat (src_fd, &sst) != 0)
     {
-      error (0, errno, "cannot stat %s", quote (src));
+      error (0, errno, "cannot stat %s", quoteaf (src));
       close (src_fd);
       return false;
     }
@@ -423,7 +423,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
     {
       dst_fd = open (dst, O_WRONLY | O_CLOEXEC | O_NOCTTY);
       if (dst_fd < 0)
-        error (0, errno, "cannot open %s for writing", quote (dst));
+        error (0, errno, "cannot open %s for writing", quoteaf (dst));
     }
   else
     {
@@ -434,7 +434,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
       target = d->is_link ? resolve_target (dst) : xstrdup (dst);
       dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
       if (target && dst_fd < 0)
-        error (0, errno, "cannot create regular file %s", quote (dst));
+        error (0, errno, "cannot create regular file %s", quoteaf (dst));
     }
   if (dst_fd < 0)
     goto out_src;
@@ -453,14 +453,14 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
                              d->exists && !d->as_new ? &d->st : NULL, x);
   if (close (dst_fd) != 0 && ok)
     {
-      error (0, errno, "failed to close %s", quote (dst));
+      error (0, errno, "failed to close %s", quoteaf (dst));
       ok = false;
     }
   if (temp)
     {
       if (ok && temp_commit (temp, target) != 0)
         {
-          error (0, errno, "cannot replace %s", quote (dst));
+          error (0, errno, "cannot replace %s", quoteaf (dst));
           ok = false;
         }
       if (!ok)

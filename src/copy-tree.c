@@ -21,7 +21,7 @@
 #include "error.h"
 #include "fts_.h"
 #include "progname.h"
-#include "quote.h"
+#include "quotearg.h"
 #include "same-inode.h"
 #include "utimecmp.h"
 #include "xalloc.h"
@@ -111,7 +111,7 @@ say_copied (struct copy_options const *x, char const *src, char const *dst)
   if (x->verbose)
     {
       progress_clear ();
-      printf ("%s -> %s\n", quote_n (0, src), quote_n (1, dst));
+      printf ("%s -> %s\n", quoteaf_n (0, src), quoteaf_n (1, dst));
     }
 }
 
@@ -149,8 +149,8 @@ check_not_into_itself (char const *src, struct stat const *st,
   struct stat dst_st;
   if (stat (dst, &dst_st) == 0 && SAME_INODE (*st, dst_st))
     {
-      error (0, 0, "%s and %s are the same file", quote_n (0, src),
-             quote_n (1, dst));
+      error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
+             quoteaf_n (1, dst));
       return false;
     }
   char *parent = dir_name (dst);
@@ -159,7 +159,7 @@ check_not_into_itself (char const *src, struct stat const *st,
   if (inside)
     {
       error (0, 0, "cannot copy a directory, %s, into itself, %s",
-             quote_n (0, src), quote_n (1, dst));
+             quoteaf_n (0, src), quoteaf_n (1, dst));
       return false;
     }
   return true;
@@ -179,7 +179,7 @@ make_directory (struct walk *w, FTSENT *e, char const *dst)
       if (!S_ISDIR (dst_st.st_mode))
         {
           error (0, 0, "cannot overwrite non-directory %s with directory %s",
-                 quote_n (0, dst), quote_n (1, e->fts_path));
+                 quoteaf_n (0, dst), quoteaf_n (1, e->fts_path));
           return false;
         }
       e->fts_number = DIR_FINISH;
@@ -187,12 +187,12 @@ make_directory (struct walk *w, FTSENT *e, char const *dst)
     }
   if (errno != ENOENT)
     {
-      error (0, errno, "cannot stat %s", quote (dst));
+      error (0, errno, "cannot stat %s", quoteaf (dst));
       return false;
     }
   if (mkdir (dst, x->default_modes ? 0777 : st->st_mode & 07777) != 0)
     {
-      error (0, errno, "cannot create directory %s", quote (dst));
+      error (0, errno, "cannot create directory %s", quoteaf (dst));
       return false;
     }
   say_copied (x, e->fts_path, dst);
@@ -202,14 +202,14 @@ make_directory (struct walk *w, FTSENT *e, char const *dst)
   /* We must be able to fill it; its own mode comes back at the end.  */
   if (lstat (dst, &dst_st) != 0)
     {
-      error (0, errno, "cannot stat %s", quote (dst));
+      error (0, errno, "cannot stat %s", quoteaf (dst));
       return false;
     }
   if ((dst_st.st_mode & S_IRWXU) != S_IRWXU)
     {
       if (chmod (dst, dst_st.st_mode | S_IRWXU) != 0)
         {
-          error (0, errno, "cannot make %s writable", quote (dst));
+          error (0, errno, "cannot make %s writable", quoteaf (dst));
           return false;
         }
       e->fts_number |= DIR_RESTORE
@@ -255,13 +255,13 @@ judge_existing (struct copy_options const *x, char const *src,
   if (S_ISDIR (dst_st->st_mode))
     {
       error (0, 0, "cannot overwrite directory %s with non-directory",
-             quote (dst));
+             quoteaf (dst));
       return DO_FAIL;
     }
   if (SAME_INODE (*st, *dst_st))
     {
-      error (0, 0, "%s and %s are the same file", quote_n (0, src),
-             quote_n (1, dst));
+      error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
+             quoteaf_n (1, dst));
       return DO_FAIL;
     }
   if (x->overwrite == OVERWRITE_NO)
@@ -271,7 +271,7 @@ judge_existing (struct copy_options const *x, char const *src,
   if (x->overwrite == OVERWRITE_ASK)
     {
       progress_clear ();
-      fprintf (stderr, "%s: overwrite %s? ", program_name, quote (dst));
+      fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (dst));
       if (!yesno ())
         return DO_SKIP;
     }
@@ -283,7 +283,7 @@ judge_existing (struct copy_options const *x, char const *src,
     {
       if (x->force)
         return DO_REPLACE_AS_NEW;
-      error (0, EACCES, "cannot create regular file %s", quote (dst));
+      error (0, EACCES, "cannot create regular file %s", quoteaf (dst));
       return DO_FAIL;
     }
   return DO_COPY;
@@ -353,20 +353,22 @@ make_replacing (struct copy_options const *x, char const *src,
       char const *what = (n->link_to ? "hard link"
                           : n->link_target ? "symbolic link"
                           : "special file");
-      error (0, errno, "cannot create %s %s", what, quote (dst));
+      error (0, errno, "cannot create %s %s", what, quoteaf (dst));
       return false;
     }
   bool ok = true;
   if (!n->link_to)
     {
-      mode_t mode = ((x->default_modes ? 0666 : n->st->st_mode & 07777)
+      /* cp's default for a socket is 0777, as bind () makes it.  */
+      mode_t plain = S_ISSOCK (n->st->st_mode) ? 0777 : 0666;
+      mode_t mode = ((x->default_modes ? plain : n->st->st_mode & 07777)
                      & ~x->umask);
       struct attr_target t = { dst, temp, -1 };
       ok = set_attributes (&t, src, -1, n->st, mode, x);
     }
   if (ok && temp_commit (temp, dst) != 0)
     {
-      error (0, errno, "cannot replace %s", quote (dst));
+      error (0, errno, "cannot replace %s", quoteaf (dst));
       ok = false;
     }
   if (!ok)
@@ -382,7 +384,10 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
   struct copy_options const *x = w->x;
   struct stat const *st = e->fts_statp;
   char const *src = e->fts_path;
-  bool as_file = S_ISREG (st->st_mode) || !x->recursive;
+  /* Without -r, cp copies the data of a FIFO or device, but a symlink
+     it does not follow (-P, -d) stays a symlink.  */
+  bool as_file = (S_ISREG (st->st_mode)
+                  || (!x->recursive && !S_ISLNK (st->st_mode)));
 
   /* A regular copy writes through a symlink DST, as cp does; a symlink
      or node takes the place of whatever DST is.  */
@@ -398,13 +403,13 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
     }
   if (!d.exists && errno != ENOENT)
     {
-      error (0, errno, "cannot stat %s", quote (dst));
+      error (0, errno, "cannot stat %s", quoteaf (dst));
       v = DO_FAIL;
     }
   else if (!d.exists && dst[0] && dst[strlen (dst) - 1] == '/')
     {
       /* "new/" names a directory that is not there: cp's open fails.  */
-      error (0, ENOTDIR, "cannot create regular file %s", quote (dst));
+      error (0, ENOTDIR, "cannot create regular file %s", quoteaf (dst));
       v = DO_FAIL;
     }
   else if (d.exists)
@@ -416,8 +421,12 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
   d.as_new = v == DO_REPLACE_AS_NEW;
 
   struct node_spec n = { st, NULL, NULL };
-  bool hard_links = (x->preserve.links && st->st_nlink > 1
-                     && !S_ISDIR (st->st_mode));
+  /* Names that lead to one file are hard links, or symlinks followed,
+     which may lead to it again even when it has a single link.  */
+  bool hard_links = (x->preserve.links && !S_ISDIR (st->st_mode)
+                     && (st->st_nlink > 1 || x->deref == DEREF_ALWAYS
+                         || (x->deref == DEREF_COMMAND_LINE
+                             && e->fts_level == FTS_ROOTLEVEL)));
   n.link_to = hard_links ? earlier_copy (st) : NULL;
   say_copied (x, src, dst);
 
@@ -436,7 +445,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       char *target = read_link (src, st);
       if (!target)
         {
-          error (0, errno, "cannot read symbolic link %s", quote (src));
+          error (0, errno, "cannot read symbolic link %s", quoteaf (src));
           return false;
         }
       n.link_target = target;
@@ -473,7 +482,7 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
       if (!x->recursive)
         {
           error (0, 0, "-r not specified; omitting directory %s",
-                 quote (e->fts_path));
+                 quoteaf (e->fts_path));
           ok = false;
         }
       else if (e->fts_level == FTS_ROOTLEVEL
@@ -491,7 +500,7 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
 
     case FTS_DNR:
     case FTS_ERR:
-      error (0, e->fts_errno, "cannot access %s", quote (e->fts_path));
+      error (0, e->fts_errno, "cannot access %s", quoteaf (e->fts_path));
       ok = false;
       if (S_ISDIR (e->fts_statp->st_mode))
         finish_directory (w, e, dst);
@@ -499,19 +508,19 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
 
     case FTS_DC:
       error (0, 0, "cannot copy cyclic symbolic link %s",
-             quote (e->fts_path));
+             quoteaf (e->fts_path));
       ok = false;
       break;
 
     case FTS_NS:
-      error (0, e->fts_errno, "cannot stat %s", quote (e->fts_path));
+      error (0, e->fts_errno, "cannot stat %s", quoteaf (e->fts_path));
       ok = false;
       break;
 
     case FTS_SLNONE:
       /* A symlink we were to follow that leads nowhere.  */
       error (0, e->fts_errno ? e->fts_errno : ENOENT, "cannot stat %s",
-             quote (e->fts_path));
+             quoteaf (e->fts_path));
       ok = false;
       break;
 
@@ -554,7 +563,7 @@ copy_operand (char const *src, char const *dst, struct copy_options const *x)
   FTS *fts = fts_open (roots, flags, NULL);
   if (!fts)
     {
-      error (0, errno, "cannot open %s", quote (src));
+      error (0, errno, "cannot open %s", quoteaf (src));
       summary_failure ();
       return false;
     }
@@ -565,12 +574,12 @@ copy_operand (char const *src, char const *dst, struct copy_options const *x)
     visit (&w, fts, e);
   if (errno != 0)
     {
-      error (0, errno, "cannot walk %s", quote (src));
+      error (0, errno, "cannot walk %s", quoteaf (src));
       w.ok = false;
     }
   if (fts_close (fts) != 0)
     {
-      error (0, errno, "cannot walk %s", quote (src));
+      error (0, errno, "cannot walk %s", quoteaf (src));
       w.ok = false;
     }
   return w.ok;

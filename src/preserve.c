@@ -10,6 +10,7 @@
 #include "acl.h"
 #include "error.h"
 #include "quote.h"
+#include "quotearg.h"
 #include "stat-time.h"
 #include "utimens.h"
 #include "xalloc.h"
@@ -43,7 +44,7 @@ preserve_owner (struct attr_target const *dst, struct stat const *st,
   if (!is_chown_denied (errno))
     {
       error (0, errno, "failed to preserve ownership for %s",
-             quote (dst->name));
+             quoteaf (dst->name));
       return false;
     }
   /* An ordinary user may still give the copy the source's group.  */
@@ -145,7 +146,7 @@ preserve_xattrs (struct attr_target const *dst, char const *src,
     {
       if (!required && is_xattr_unsupported (errno))
         return true;
-      error (0, errno, "cannot list extended attributes of %s", quote (src));
+      error (0, errno, "cannot list extended attributes of %s", quoteaf (src));
       return false;
     }
 
@@ -162,7 +163,7 @@ preserve_xattrs (struct attr_target const *dst, char const *src,
           if (errno == ENODATA)   /* removed since it was listed */
             continue;
           error (0, errno, "cannot read extended attribute %s of %s",
-                 quote_n (0, name), quote_n (1, src));
+                 quote_n (0, name), quoteaf_n (1, src));
           ok = false;
           continue;
         }
@@ -171,7 +172,7 @@ preserve_xattrs (struct attr_target const *dst, char const *src,
       if (r != 0 && (required || !is_xattr_unsupported (errno)))
         {
           error (0, errno, "setting attribute %s for %s",
-                 quote_n (0, name), quote_n (1, dst->name));
+                 quote_n (0, name), quoteaf_n (1, dst->name));
           ok = false;
         }
       free (value);
@@ -205,14 +206,14 @@ set_attributes (struct attr_target const *dst, char const *src,
           if (qcopy_acl (src, src_fd, dst->path, dst->fd, m) != 0)
             {
               error (0, errno, "preserving permissions for %s",
-                     quote (dst->name));
+                     quoteaf (dst->name));
               ok = false;
             }
         }
       else if (mode != (mode_t) -1
                && chmod_or_fchmod (dst->path, dst->fd, mode) != 0)
         {
-          error (0, errno, "setting permissions for %s", quote (dst->name));
+          error (0, errno, "setting permissions for %s", quoteaf (dst->name));
           ok = false;
         }
     }
@@ -224,7 +225,7 @@ set_attributes (struct attr_target const *dst, char const *src,
                : fdutimens (dst->fd, dst->fd >= 0 ? NULL : dst->path, ts));
       if (r != 0)
         {
-          error (0, errno, "preserving times for %s", quote (dst->name));
+          error (0, errno, "preserving times for %s", quoteaf (dst->name));
           ok = false;
         }
     }

@@ -3,6 +3,8 @@
 #include "system.h"
 
 #include <getopt.h>
+#include <locale.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 #include "filenamecat.h"
 #include "progname.h"
 #include "progress.h"
-#include "quote.h"
+#include "quotearg.h"
 #include "replace.h"
 #include "summary.h"
 #include "version-etc.h"
@@ -108,17 +110,18 @@ static enum reflink_mode const reflink_vals[] =
   { REFLINK_AUTO, REFLINK_ALWAYS, REFLINK_NEVER };
 ARGMATCH_VERIFY (reflink_args, reflink_vals);
 
+/* In cp's order, which its "Valid arguments" list shows.  */
 enum attribute
 {
-  ATTR_MODE, ATTR_OWNERSHIP, ATTR_TIMESTAMPS, ATTR_LINKS, ATTR_XATTR,
-  ATTR_CONTEXT, ATTR_ALL
+  ATTR_MODE, ATTR_TIMESTAMPS, ATTR_OWNERSHIP, ATTR_LINKS, ATTR_CONTEXT,
+  ATTR_XATTR, ATTR_ALL
 };
 static char const *const attribute_args[] =
-  { "mode", "ownership", "timestamps", "links", "xattr", "context", "all",
+  { "mode", "timestamps", "ownership", "links", "context", "xattr", "all",
     NULL };
 static enum attribute const attribute_vals[] =
-  { ATTR_MODE, ATTR_OWNERSHIP, ATTR_TIMESTAMPS, ATTR_LINKS, ATTR_XATTR,
-    ATTR_CONTEXT, ATTR_ALL };
+  { ATTR_MODE, ATTR_TIMESTAMPS, ATTR_OWNERSHIP, ATTR_LINKS, ATTR_CONTEXT,
+    ATTR_XATTR, ATTR_ALL };
 ARGMATCH_VERIFY (attribute_args, attribute_vals);
 
 static char const *const progress_args[] =
@@ -131,7 +134,8 @@ static char const *const stats_args[] = { "json", NULL };
 static int const stats_vals[] = { 1 };
 ARGMATCH_VERIFY (stats_args, stats_vals);
 
-static _Noreturn void
+/* Not static: argmatch calls it for an invalid keyword (ARGMATCH_DIE).  */
+_Noreturn void
 usage (int status)
 {
   if (status != EXIT_SUCCESS)
@@ -305,6 +309,61 @@ decode_attributes (char const *option, char const *list, bool on,
   free (copy);
 }
 
+/* The identity of an operand, to see one named twice: the file, and
+   the name it has in its directory, as cp tells them apart (hard links
+   to one file are different operands).  */
+struct operand_id
+{
+  dev_t dev, dir_dev;
+  ino_t ino, dir_ino;
+  char *base;
+};
+
+static int
+compare_ids (void const *a, void const *b)
+{
+  struct operand_id const *p = a, *q = b;
+  if (p->dev != q->dev)
+    return p->dev < q->dev ? -1 : 1;
+  if (p->ino != q->ino)
+    return p->ino < q->ino ? -1 : 1;
+  if (p->dir_dev != q->dir_dev)
+    return p->dir_dev < q->dir_dev ? -1 : 1;
+  if (p->dir_ino != q->dir_ino)
+    return p->dir_ino < q->dir_ino ? -1 : 1;
+  return strcmp (p->base, q->base);
+}
+
+/* Whether SRC, copied into a directory, was an earlier operand already;
+   if so warn, as cp does, since the second copy would only replace the
+   first.  */
+static bool
+seen_before (char const *src, struct copy_options const *x)
+{
+  static void *seen;
+  struct stat st, dir_st;
+  char *dir = dir_name (src);
+  int r = stat (dir, &dir_st);
+  free (dir);
+  if (r != 0
+      || (x->deref == DEREF_NEVER ? lstat (src, &st) : stat (src, &st)) != 0)
+    return false;   /* copy_operand reports it */
+  struct operand_id *id = xmalloc (sizeof *id);
+  *id = (struct operand_id) { st.st_dev, dir_st.st_dev, st.st_ino,
+                              dir_st.st_ino, base_name (src) };
+  strip_trailing_slashes (id->base);
+  struct operand_id **slot = tsearch (id, &seen, compare_ids);
+  if (!slot)
+    xalloc_die ();
+  if (*slot == id)
+    return false;
+  free (id->base);
+  free (id);
+  error (0, 0, "warning: source %s %s specified more than once",
+         S_ISDIR (st.st_mode) ? "directory" : "file", quoteaf (src));
+  return true;
+}
+
 /* The name SRC gets inside a target directory DIR.  */
 static char *
 name_in_directory (char const *dir, char const *src)
@@ -328,6 +387,7 @@ main (int argc, char **argv)
   int c, long_index;
 
   set_program_name (argv[0]);
+  setlocale (LC_ALL, "");
   atexit (close_stdout);
 
   while ((long_index = -1,
@@ -451,12 +511,12 @@ main (int argc, char **argv)
   if (n_files == 1 && !target_dir)
     {
       error (0, 0, "missing destination file operand after %s",
-             quote (file[0]));
+             quoteaf (file[0]));
       usage (EXIT_FAILURE);
     }
   if (no_target && n_files > 2)
     {
-      error (0, 0, "extra operand %s", quote (file[2]));
+      error (0, 0, "extra operand %s", quoteaf (file[2]));
       usage (EXIT_FAILURE);
     }
 
@@ -466,10 +526,10 @@ main (int argc, char **argv)
     {
       if (stat (target_dir, &st) != 0)
         error (EXIT_FAILURE, errno, "target directory %s",
-               quote (target_dir));
+               quoteaf (target_dir));
       if (!S_ISDIR (st.st_mode))
         error (EXIT_FAILURE, ENOTDIR, "target directory %s",
-               quote (target_dir));
+               quoteaf (target_dir));
     }
   else
     {
@@ -479,9 +539,8 @@ main (int argc, char **argv)
       if (n_files > 2 && !is_dir)
         {
           if (stat (last, &st) != 0)
-            error (EXIT_FAILURE, errno, "target %s", quote (last));
-          error (EXIT_FAILURE, 0, "target %s is not a directory",
-                 quote (last));
+            error (EXIT_FAILURE, errno, "target %s", quoteaf (last));
+          error (EXIT_FAILURE, ENOTDIR, "target %s", quoteaf (last));
         }
       if (is_dir)
         target_dir = last;
@@ -502,6 +561,8 @@ main (int argc, char **argv)
           ok &= copy_operand (file[i], file[n_files], &x);
           continue;
         }
+      if (n_files > 1 && seen_before (file[i], &x))
+        continue;
       char *dst = name_in_directory (target_dir, file[i]);
       ok &= copy_operand (file[i], dst, &x);
       free (dst);

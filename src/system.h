@@ -31,4 +31,11 @@ enum scan_method
 
 char const *scan_method_name (enum scan_method);
 
+/* File names in messages, quoted as cp quotes them: for the shell,
+   escaping what a terminal would not show.  */
+#define quoteaf(arg) \
+  quotearg_style (shell_escape_always_quoting_style, arg)
+#define quoteaf_n(n, arg) \
+  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
+
 #endif

@@ -11,7 +11,7 @@
 
 #include "error.h"
 #include "ignore-value.h"
-#include "quote.h"
+#include "quotearg.h"
 #include "xalloc.h"
 
 /* Bytes compared per read: large enough for sequential throughput.  */
@@ -41,7 +41,7 @@ drop_cached (int fd, char const *name)
   while (r != 0 && errno == EINTR);
   if (r != 0)
     {
-      error (0, errno, "cannot sync %s to verify it", quote (name));
+      error (0, errno, "cannot sync %s to verify it", quoteaf (name));
       return false;
     }
   /* Advice only: where it is ignored, the page cache is compared.  */
@@ -59,7 +59,7 @@ verify_copy (int src_fd, char const *src, int dst_fd, char const *dst,
   struct stat st;
   if (fstat (dst_fd, &st) != 0)
     {
-      error (0, errno, "cannot stat %s", quote (dst));
+      error (0, errno, "cannot stat %s", quoteaf (dst));
       return VERIFY_FAILED;
     }
   if (st.st_size != size)

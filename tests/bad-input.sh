@@ -71,7 +71,7 @@ bad=$(printf 'bad\377name')
 sparsecp src "$nl" && cmp src "$nl" || fail_ "a name with a newline failed"
 sparsecp "$nl" "$bad" && cmp src "$bad" || fail_ "an invalid UTF-8 name failed"
 sparsecp "no$nl" x 2>err && fail_ "a missing source with a newline succeeded"
-grep -F "cannot stat 'nonew\\nline'" err >/dev/null \
+grep -F "cannot stat 'nonew'\$'\\n''line'" err >/dev/null \
   || { fail_ "a newline in a name was not quoted"; cat err >&2; }
 
 Exit $fail

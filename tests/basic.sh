@@ -46,7 +46,7 @@ expect_fail 1 "sparsecp: cannot create regular file 'nodir/x': No such file or d
   sparsecp f nodir/x
 
 # Several sources need a directory.
-expect_fail 1 "sparsecp: target 'f.orig' is not a directory" \
+expect_fail 1 "sparsecp: target 'f.orig': Not a directory" \
   sparsecp f f.hard f.orig
 
 # Into a directory, and over an existing file whose mode is kept.

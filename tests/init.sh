@@ -4,6 +4,9 @@
 
 set -u
 fail=0
+# Messages in the C locale: ASCII quotes, untranslated.
+LC_ALL=C
+export LC_ALL
 BLK=4096
 
 skip_ () { echo "SKIP: $*"; Exit 77; }

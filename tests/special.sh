@@ -31,6 +31,6 @@ cmp src "a${nl}b" || fail_ "a name with a newline differs"
 bad=$(printf 'x\377y')
 sparsecp src "$bad" || fail_ "a name with invalid UTF-8 failed"
 cmp src "$bad" || fail_ "a name with invalid UTF-8 differs"
-expect_fail 1 "cannot stat 'no\\nsuch'" sparsecp "no${nl}such" dst
+expect_fail 1 "cannot stat 'no'\$'\\n''such'" sparsecp "no${nl}such" dst
 
 Exit $fail
