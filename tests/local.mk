@@ -54,7 +54,9 @@ shell_tests = \
   tests/stats.sh \
   tests/compat-tree.sh \
   tests/compat-overwrite.sh \
-  tests/compat-errors.sh
+  tests/compat-errors.sh \
+  tests/completion.sh \
+  tests/options-documented.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
