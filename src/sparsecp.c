@@ -172,9 +172,9 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
   -R, -r, --recursive          copy directories recursively\n\
       --reflink[=WHEN]         control clone/CoW copies: auto (the default)\n\
-                                 clones when neither --scan nor --sparse is\n\
-                                 given; always (no WHEN) clones or fails;\n\
-                                 never also avoids copy_file_range\n\
+                                 clones when --scan and --sparse are auto;\n\
+                                 always (no WHEN) clones or fails; never\n\
+                                 also avoids copy_file_range\n\
       --sparse=WHEN            control creation of sparse files: auto (the\n\
                                  default) keeps the source's holes; always\n\
                                  also turns blocks of zeros into holes;\n\
@@ -213,7 +213,8 @@ sparsecp's own options:\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
 \n\
-Not supported, and refused: -b, -c, -l, -s, -S, -x, -Z, --attributes-only,\n\
+cp's options that are refused: -b/--backup, -c, -l/--link, -s/--symbolic-link,\n\
+-S/--suffix, -x/--one-file-system, -Z/--context, --attributes-only,\n\
 --copy-contents, --keep-directory-symlink, --parents, --remove-destination,\n\
 --strip-trailing-slashes, and --preserve=context.\n\
 ", stdout);
