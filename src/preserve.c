@@ -200,7 +200,9 @@ set_attributes (struct attr_target const *dst, char const *src,
         ok &= preserve_xattrs (dst, src, src_fd, x->require_xattr);
       if (x->preserve.mode)
         {
-          mode_t m = st->st_mode & 07777;
+          /* With its file type, which tells qcopy_acl to copy a
+             directory's default ACL too.  */
+          mode_t m = st->st_mode;
           if (lost_id)
             m &= ~(mode_t) (S_ISUID | S_ISGID);
           if (qcopy_acl (src, src_fd, dst->path, dst->fd, m) != 0)

@@ -52,6 +52,7 @@ shell_tests = \
   tests/reflink.sh \
   tests/progress.sh \
   tests/stats.sh \
+  tests/acl.sh \
   tests/compat-tree.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
