@@ -1,10 +1,11 @@
 /* The copy stage: moving bytes with copy_file_range, or pread and
-   pwrite at explicit offsets, never reading a hole.  */
+   pwrite at explicit offsets, never reading a hole the plan skips.  */
 
 #include "copy-data.h"
 #include "progress.h"
 #include "zero-run.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 
 /* Large enough to amortise syscalls, small enough to stay in cache.  */
 enum { COPY_BUFSIZE = 256 * 1024 };
+_Static_assert ((size_t) COPY_BUFSIZE >= (size_t) PLAN_SPAN_MAX,
+                "a read span fits the buffer");
 
 void
 copier_init (struct copier *c, int src_fd, char const *src_name,
@@ -107,10 +110,11 @@ write_full (struct copier *c, char const *buf, size_t n, off_t pos)
   return true;
 }
 
-/* Write the N bytes in the buffer, which belong at POS.  When SCAN, skip
-   zero blocks instead, leaving holes; AT_EOF as for next_run ().  */
+/* Write the N bytes at BUF, which belong at POS.  When SCAN, skip zero
+   blocks instead, leaving holes; AT_EOF as for next_run ().  */
 static bool
-write_buffer (struct copier *c, size_t n, off_t pos, bool scan, bool at_eof)
+write_buffer (struct copier *c, char const *buf, size_t n, off_t pos,
+              bool scan, bool at_eof)
 {
   size_t off = 0;
   while (off < n)
@@ -118,13 +122,13 @@ write_buffer (struct copier *c, size_t n, off_t pos, bool scan, bool at_eof)
       bool zero = false;
       size_t run = n - off;
       if (scan)
-        run = next_run (c->buf + off, n - off, pos + off, c->hole_blksize,
+        run = next_run (buf + off, n - off, pos + off, c->hole_blksize,
                         at_eof, &zero);
       if (zero)
         c->bytes_hole += run;
       else
         {
-          if (!write_full (c, c->buf + off, run, pos + off))
+          if (!write_full (c, buf + off, run, pos + off))
             return false;
           c->bytes_rw += run;
         }
@@ -186,11 +190,45 @@ copy_with_buffer (struct copier *c, off_t start, off_t len, off_t size,
       if (got < (ssize_t) want)
         return COPY_SHORT;
 
-      if (!write_buffer (c, got, pos, scan, pos + got == size))
+      if (!write_buffer (c, c->buf, got, pos, scan, pos + got == size))
         return COPY_FAILED;
       progress_bytes (got);
       pos += got;
     }
+  return COPY_OK;
+}
+
+/* Read the span SEG of a file of SIZE bytes with one pread, then write
+   what each of its parts needs.  A gap of the map stays a hole when it
+   read as zeros; anything else there is data the map did not show, and
+   all but its zero blocks is written, as in an unwritten extent.  */
+static enum copy_status
+copy_span (struct copier *c, struct segment const *seg, off_t size)
+{
+  size_t len = seg->len;
+  ssize_t got = read_full (c->src_fd, c->src_name, "", c->buf, len,
+                           seg->start);
+  if (got < 0)
+    return COPY_FAILED;
+  if (got < (ssize_t) len)
+    return COPY_SHORT;
+
+  size_t off = 0;
+  for (size_t i = 0; i < seg->nparts; i++)
+    {
+      size_t n = seg->parts[i].len;
+      enum part_kind kind = seg->parts[i].kind;
+      off_t pos = seg->start + off;
+      /* Holes are made only where offsets can skip them.  */
+      bool holes = c->dst_seekable && kind != PART_WRITE;
+      if (holes && kind == PART_GAP && is_zero (c->buf + off, n))
+        c->bytes_hole += n;
+      else if (!write_buffer (c, c->buf + off, n, pos, holes, pos + n == size))
+        return COPY_FAILED;
+      off += n;
+    }
+  assert (off == len);
+  progress_bytes (seg->data);
   return COPY_OK;
 }
 
@@ -252,6 +290,9 @@ copy_segment (struct copier *c, struct segment const *seg, off_t size)
 
     case SEG_SCAN:
       return copy_with_buffer (c, pos, end - pos, size, c->dst_seekable);
+
+    case SEG_SPAN:
+      return copy_span (c, seg, size);
     }
   abort ();
 }
@@ -268,7 +309,8 @@ copy_stream (struct copier *c, bool make_holes, off_t *total)
         return COPY_FAILED;
       if (got == 0)
         break;
-      if (!write_buffer (c, got, pos, make_holes && c->dst_seekable, false))
+      if (!write_buffer (c, c->buf, got, pos, make_holes && c->dst_seekable,
+                         false))
         return COPY_FAILED;
       progress_bytes (got);
       pos += got;

@@ -40,6 +40,27 @@ struct extent_map
   bool last_seen;           /* an extent carried FIEMAP_EXTENT_LAST */
 };
 
+/* A hole between two extents that is no longer than this is read by the
+   copy, never skipped unseen: the plan puts it in a read span with its
+   neighbours (copy-plan.h), so the read itself proves it zero, and bytes
+   that are not zero are written.
+
+   Why 8 KiB: skipping a hole costs the lseek (SEEK_DATA) that confirms
+   it; reading it costs a copy of its bytes out of the page cache (zeros,
+   for a real hole) and no syscall of its own, as one pread takes a whole
+   span.  On ext4, copying 20,000 extents of 4 KiB took 10-30% less CPU
+   when holes of 4 or 8 KiB between them were read than when they were
+   confirmed, as much at 16 KiB, and 10-20% more at 32 KiB.  */
+enum { MAP_READ_GAP_MAX = 8 * 1024 };
+
+/* Whether the copy reads a hole of LEN bytes that lies between two
+   extents of a map, rather than skipping it.  */
+static inline bool
+map_gap_is_read (off_t len)
+{
+  return len <= MAP_READ_GAP_MAX;
+}
+
 /* Why a map was not trusted.  NULL when it was.  */
 typedef char const *map_distrust;
 

@@ -3,11 +3,21 @@
 #include <config.h>
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "copy-data.h"
 #include "copy-plan.h"
 
 static struct extent_map m;
+
+/* The parts of the read spans of the last plan_all (), one after the
+   other, as a span's parts only last until the next segment.  */
+enum { PARTS_MAX = 4096 };
+static struct span_part parts[PARTS_MAX];
+static size_t nparts;
 
 static void
 setup (void)
@@ -32,11 +42,28 @@ plan_all (off_t size, enum sparse_mode sparse, bool scan_data,
   size_t n = 0;
   off_t pos = 0;
   plan_init (&p, &m, size, sparse, scan_data);
+  nparts = 0;
   while (plan_next (&p, &seg))
     {
       /* Segments tile the file, in order, with no gap.  */
       ck_assert_int_eq (seg.start, pos);
       ck_assert_int_gt (seg.len, 0);
+      if (seg.kind == SEG_SPAN)
+        {
+          /* A span fits the buffer, and its parts tile it.  */
+          off_t sum = 0;
+          ck_assert_int_le (seg.len, PLAN_SPAN_MAX);
+          ck_assert_uint_gt (seg.nparts, 0);
+          ck_assert_uint_le (seg.nparts, PLAN_SPAN_PARTS);
+          for (size_t i = 0; i < seg.nparts; i++)
+            {
+              ck_assert_int_gt (seg.parts[i].len, 0);
+              sum += seg.parts[i].len;
+              ck_assert_uint_lt (nparts, PARTS_MAX);
+              parts[nparts++] = seg.parts[i];
+            }
+          ck_assert_int_eq (sum, seg.len);
+        }
       pos += seg.len;
       if (n < max)
         out[n] = seg;
@@ -52,21 +79,24 @@ add (off_t start, off_t len, enum extent_kind kind)
   ck_assert_ptr_null (map_add (&m, start, len, kind));
 }
 
+/* A hole between two extents one block longer than the copy reads.  */
+#define BIG_GAP (MAP_READ_GAP_MAX + 4096)
+
 START_TEST (auto_keeps_holes_and_copies_data)
 {
   struct segment s[8];
   add (4096, 4096, EXTENT_DATA);
-  add (16384, 4096, EXTENT_DATA);
-  ck_assert_ptr_null (map_finish (&m, 32768, 8192, 4096, true));
-  ck_assert_uint_eq (plan_all (32768, SPARSE_AUTO, false, s, 8), 5);
+  add (8192 + BIG_GAP, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 16384 + BIG_GAP, 8192, 4096, true));
+  ck_assert_uint_eq (plan_all (16384 + BIG_GAP, SPARSE_AUTO, false, s, 8), 5);
   ck_assert_int_eq (s[0].kind, SEG_HOLE);
   ck_assert_int_eq (s[0].len, 4096);
   ck_assert_int_eq (s[1].kind, SEG_COPY);
   ck_assert_int_eq (s[2].kind, SEG_HOLE);
-  ck_assert_int_eq (s[2].len, 8192);
+  ck_assert_int_eq (s[2].len, BIG_GAP);
   ck_assert_int_eq (s[3].kind, SEG_COPY);
   ck_assert_int_eq (s[4].kind, SEG_HOLE);
-  ck_assert_int_eq (s[4].start, 20480);
+  ck_assert_int_eq (s[4].start, 12288 + BIG_GAP);
 }
 END_TEST
 
@@ -138,6 +168,360 @@ START_TEST (data_to_the_end_has_no_trailing_hole)
 }
 END_TEST
 
+/* Whether PART of the last plan has LEN bytes of KIND.  */
+static void
+part_is (size_t i, enum part_kind kind, off_t len)
+{
+  ck_assert_uint_lt (i, nparts);
+  ck_assert_int_eq (parts[i].kind, kind);
+  ck_assert_int_eq (parts[i].len, len);
+}
+
+START_TEST (small_gaps_are_read_in_one_span)
+{
+  struct segment s[4];
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_DATA);
+  add (16384, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 32768, 12288, 4096, true));
+  ck_assert_uint_eq (plan_all (32768, SPARSE_AUTO, false, s, 4), 2);
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_int_eq (s[0].len, 20480);
+  ck_assert_int_eq (s[0].data, 12288);
+  ck_assert_uint_eq (nparts, 5);
+  part_is (0, PART_WRITE, 4096);
+  part_is (1, PART_GAP, 4096);
+  part_is (2, PART_WRITE, 4096);
+  part_is (3, PART_GAP, 4096);
+  part_is (4, PART_WRITE, 4096);
+  /* The hole at the end has no extent after it: it is skipped, after
+     map_confirm_holes () has asked SEEK_DATA about it.  */
+  ck_assert_int_eq (s[1].kind, SEG_HOLE);
+  ck_assert_int_eq (s[1].len, 12288);
+}
+END_TEST
+
+START_TEST (a_large_hole_is_never_read)
+{
+  struct segment s[8];
+  off_t b = 4096 + MAP_READ_GAP_MAX;   /* after the largest gap read */
+  add (0, 4096, EXTENT_DATA);
+  add (b, 4096, EXTENT_DATA);
+  add (b + 4096 + BIG_GAP, 4096, EXTENT_DATA);
+  add (b + 12288 + BIG_GAP, 4096, EXTENT_DATA);
+  off_t size = b + 16384 + BIG_GAP;
+  ck_assert_ptr_null (map_finish (&m, size, 16384, 4096, true));
+  ck_assert_uint_eq (plan_all (size, SPARSE_AUTO, false, s, 8), 3);
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_int_eq (s[0].len, b + 4096);
+  part_is (1, PART_GAP, MAP_READ_GAP_MAX);
+  ck_assert_int_eq (s[1].kind, SEG_HOLE);
+  ck_assert_int_eq (s[1].start, b + 4096);
+  ck_assert_int_eq (s[1].len, BIG_GAP);
+  ck_assert_int_eq (s[2].kind, SEG_SPAN);
+  ck_assert_uint_eq (nparts, 6);
+  part_is (4, PART_GAP, 4096);
+}
+END_TEST
+
+START_TEST (a_small_hole_at_either_end_is_skipped)
+{
+  struct segment s[4];
+  add (4096, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 12288, 4096, 4096, true));
+  ck_assert_uint_eq (plan_all (12288, SPARSE_AUTO, false, s, 4), 3);
+  ck_assert_int_eq (s[0].kind, SEG_HOLE);
+  ck_assert_int_eq (s[1].kind, SEG_COPY);
+  ck_assert_int_eq (s[2].kind, SEG_HOLE);
+}
+END_TEST
+
+START_TEST (spans_fit_the_buffer)
+{
+  enum { COUNT = 1000 };
+  struct segment s[64];
+  for (off_t i = 0; i < COUNT; i++)
+    add (i * 8192, 4096, EXTENT_DATA);
+  off_t size = COUNT * 8192 - 4096;
+  ck_assert_ptr_null (map_finish (&m, size, COUNT * 4096, 4096, true));
+  size_t n = plan_all (size, SPARSE_AUTO, false, s, 64);
+  /* 32 extents and 32 gaps fill a span; the last span ends with data.  */
+  ck_assert_uint_eq (n, (COUNT * 8192 + PLAN_SPAN_MAX - 1) / PLAN_SPAN_MAX);
+  for (size_t i = 0; i < n; i++)
+    {
+      ck_assert_int_eq (s[i].kind, SEG_SPAN);
+      if (i + 1 < n)
+        ck_assert_int_eq (s[i].len, PLAN_SPAN_MAX);
+    }
+  ck_assert_uint_eq (nparts, 2 * COUNT - 1);
+}
+END_TEST
+
+START_TEST (unwritten_extent_in_a_span_is_scanned)
+{
+  struct segment s[2];
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_UNWRITTEN);
+  add (12288, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 16384, 12288, 4096, true));
+  ck_assert_uint_eq (plan_all (16384, SPARSE_AUTO, false, s, 2), 1);
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_uint_eq (nparts, 4);
+  part_is (0, PART_WRITE, 4096);
+  part_is (1, PART_GAP, 4096);
+  part_is (2, PART_SCAN, 4096);
+  part_is (3, PART_WRITE, 4096);
+}
+END_TEST
+
+START_TEST (a_large_extent_is_copied_alone)
+{
+  struct segment s[4];
+  off_t big = 2 * PLAN_SPAN_EXTENT_MAX;
+  add (0, 4096, EXTENT_DATA);
+  add (8192, big, EXTENT_DATA);
+  add (12288 + big, 4096, EXTENT_DATA);
+  off_t size = 16384 + big;
+  ck_assert_ptr_null (map_finish (&m, size, big + 8192, 4096, true));
+  ck_assert_uint_eq (plan_all (size, SPARSE_AUTO, false, s, 4), 3);
+  /* The gaps on either side are read all the same.  */
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_int_eq (s[0].len, 8192);
+  ck_assert_int_eq (s[1].kind, SEG_COPY);
+  ck_assert_int_eq (s[1].len, big);
+  ck_assert_int_eq (s[2].kind, SEG_SPAN);
+  ck_assert_int_eq (s[2].len, 8192);
+  ck_assert_uint_eq (nparts, 4);
+  part_is (1, PART_GAP, 4096);
+  part_is (2, PART_GAP, 4096);
+}
+END_TEST
+
+START_TEST (never_reads_small_gaps_and_writes_them)
+{
+  struct segment s[4];
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_UNWRITTEN);
+  add (12288 + BIG_GAP, 4096, EXTENT_DATA);
+  off_t size = 16384 + BIG_GAP;
+  ck_assert_ptr_null (map_finish (&m, size, 12288, 4096, true));
+  ck_assert_uint_eq (plan_all (size, SPARSE_NEVER, false, s, 4), 3);
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_uint_eq (nparts, 1);
+  part_is (0, PART_WRITE, 12288);
+  ck_assert_int_eq (s[1].kind, SEG_ZEROS);
+  ck_assert_int_eq (s[1].len, BIG_GAP);
+  ck_assert_int_eq (s[2].kind, SEG_COPY);
+}
+END_TEST
+
+START_TEST (always_reads_small_gaps_in_a_span)
+{
+  struct segment s[4];
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_DATA);
+  add (12288 + BIG_GAP, 4096, EXTENT_DATA);
+  off_t size = 16384 + BIG_GAP;
+  ck_assert_ptr_null (map_finish (&m, size, 12288, 4096, true));
+  ck_assert_uint_eq (plan_all (size, SPARSE_ALWAYS, false, s, 4), 3);
+  ck_assert_int_eq (s[0].kind, SEG_SPAN);
+  ck_assert_uint_eq (nparts, 3);
+  part_is (0, PART_SCAN, 4096);
+  part_is (1, PART_GAP, 4096);
+  part_is (2, PART_SCAN, 4096);
+  ck_assert_int_eq (s[1].kind, SEG_HOLE);
+  ck_assert_int_eq (s[1].len, BIG_GAP);
+  ck_assert_int_eq (s[2].kind, SEG_SCAN);
+}
+END_TEST
+
+/* Pseudo-random layouts under every mode: no hole between two extents
+   that map_confirm_holes () leaves alone is ever skipped unread.  */
+START_TEST (no_small_inner_hole_is_skipped)
+{
+  static enum sparse_mode const modes[] =
+    { SPARSE_AUTO, SPARSE_NEVER, SPARSE_ALWAYS };
+  uint32_t r = 12345;
+  for (int round = 0; round < 300; round++)
+    {
+      map_reset (&m, SCAN_FIEMAP);
+      off_t pos = 0;
+      int count = 1 + round % 40;
+      for (int i = 0; i < count; i++)
+        {
+          r = r * 1103515245 + 12345;
+          off_t gap = (r >> 8) % 3 == 0 ? 0 : 4096 * ((r >> 12) % 10);
+          off_t len = 4096 * (1 + (r >> 16) % 24);
+          if (i > 0 && gap == 0)
+            gap = 4096;       /* keep extents apart: kinds may match */
+          add (pos + gap, len, (r >> 24) % 4 ? EXTENT_DATA
+                                             : EXTENT_UNWRITTEN);
+          pos += gap + len;
+        }
+      off_t size = pos + 4096 * (round % 3);
+      ck_assert_ptr_null (map_finish (&m, size, 0, 4096, true));
+      for (size_t k = 0; k < 3; k++)
+        {
+          struct plan p;
+          struct segment seg;
+          plan_init (&p, &m, size, modes[k], false);
+          while (plan_next (&p, &seg))
+            if (seg.kind == SEG_HOLE || seg.kind == SEG_ZEROS)
+              ck_assert (seg.start == 0 || seg.start + seg.len == size
+                         || !map_gap_is_read (seg.len));
+        }
+    }
+}
+END_TEST
+
+/* The copy stage carrying out plans of lying maps.  */
+
+static int src_fd = -1, dst_fd = -1;
+
+static int
+temp_file (void)
+{
+  char name[] = "check_plan.XXXXXX";
+  int fd = mkstemp (name);
+  ck_assert_int_ge (fd, 0);
+  unlink (name);
+  return fd;
+}
+
+static void
+files_setup (void)
+{
+  setup ();
+  src_fd = temp_file ();
+  dst_fd = temp_file ();
+}
+
+static void
+files_teardown (void)
+{
+  close (src_fd);
+  close (dst_fd);
+  teardown ();
+}
+
+/* Write LEN bytes of C at POS of the source.  */
+static void
+put (off_t pos, size_t len, char c)
+{
+  char buf[16384];
+  ck_assert_uint_le (len, sizeof buf);
+  memset (buf, c, len);
+  ck_assert_int_eq (pwrite (src_fd, buf, len, pos), (ssize_t) len);
+}
+
+/* Copy the source, SIZE bytes long, into the destination as the map M
+   says, under SPARSE.  */
+static void
+copy_as_planned (off_t size, enum sparse_mode sparse)
+{
+  struct copier c;
+  struct plan p;
+  struct segment seg;
+  ck_assert_int_eq (ftruncate (src_fd, size), 0);
+  ck_assert_int_eq (ftruncate (dst_fd, size), 0);
+  copier_init (&c, src_fd, "src", dst_fd, "dst", true, 4096);
+  c.try_cfr = false;
+  plan_init (&p, &m, size, sparse, false);
+  while (plan_next (&p, &seg))
+    ck_assert_int_eq (copy_segment (&c, &seg, size), COPY_OK);
+  copier_free (&c);
+}
+
+/* Whether the destination holds the source's SIZE bytes.  */
+static bool
+same_bytes (off_t size)
+{
+  static char a[65536], b[65536];
+  ck_assert_int_le (size, sizeof a);
+  ck_assert_int_eq (pread (src_fd, a, size, 0), size);
+  ck_assert_int_eq (pread (dst_fd, b, size, 0), size);
+  return memcmp (a, b, size) == 0;
+}
+
+/* Whether [START, START+LEN) of FD is a hole; true when SEEK_DATA cannot
+   tell.  */
+static bool
+is_hole (int fd, off_t start, off_t len)
+{
+  off_t data = lseek (fd, start, SEEK_DATA);
+  return data < 0 || data >= start + len;
+}
+
+START_TEST (nonzero_byte_in_a_merged_gap_is_written)
+{
+  put (0, 4096, 'a');
+  put (4096 + 100, 1, 'b');   /* the map lies: no extent shows it */
+  put (12288, 4096, 'c');
+  put (20480, 4096, 'd');
+  add (0, 4096, EXTENT_DATA);
+  add (12288, 4096, EXTENT_DATA);
+  add (20480, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 28672, 12288, 4096, true));
+  copy_as_planned (28672, SPARSE_AUTO);
+  ck_assert (same_bytes (28672));
+  /* The zero block of the lying gap and the true gap stay holes.  */
+  ck_assert (is_hole (dst_fd, 8192, 4096));
+  ck_assert (is_hole (dst_fd, 16384, 4096));
+}
+END_TEST
+
+START_TEST (data_in_an_unwritten_extent_is_written)
+{
+  put (0, 4096, 'a');
+  put (8192, 4096, 'u');      /* said to be unwritten, holds data */
+  put (20480, 4096, 'c');
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 8192, EXTENT_UNWRITTEN);
+  add (20480, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 24576, 8192, 4096, true));
+  copy_as_planned (24576, SPARSE_AUTO);
+  ck_assert (same_bytes (24576));
+  /* The zero half of the unwritten extent and the gaps stay holes.  */
+  ck_assert (is_hole (dst_fd, 4096, 4096));
+  ck_assert (is_hole (dst_fd, 12288, 8192));
+}
+END_TEST
+
+START_TEST (never_writes_the_gaps_it_reads)
+{
+  put (0, 4096, 'a');
+  put (8192, 4096, 'c');
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 12288, 8192, 4096, true));
+  copy_as_planned (12288, SPARSE_NEVER);
+  ck_assert (same_bytes (12288));
+  ck_assert_int_eq (lseek (dst_fd, 0, SEEK_HOLE), 12288);
+}
+END_TEST
+
+/* Data extents that hold zeros: auto copies them as they are, always
+   makes holes of them, in a span as anywhere else.  */
+START_TEST (zero_data_in_a_span_follows_the_mode)
+{
+  put (0, 4096, 'a');
+  put (8192, 4096, 0);
+  put (16384, 4096, 'c');
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_DATA);
+  add (16384, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 20480, 12288, 4096, true));
+  copy_as_planned (20480, SPARSE_AUTO);
+  ck_assert (same_bytes (20480));
+  ck_assert (!is_hole (dst_fd, 8192, 4096));
+  ck_assert_int_eq (ftruncate (dst_fd, 0), 0);
+  copy_as_planned (20480, SPARSE_ALWAYS);
+  ck_assert (same_bytes (20480));
+  ck_assert (is_hole (dst_fd, 8192, 4096));
+  ck_assert (is_hole (dst_fd, 4096, 4096));
+}
+END_TEST
+
 static Suite *
 plan_suite (void)
 {
@@ -151,6 +535,27 @@ plan_suite (void)
   tcase_add_test (tc, read_map_of_sparse_file_is_scanned);
   tcase_add_test (tc, empty_map_is_one_hole);
   tcase_add_test (tc, data_to_the_end_has_no_trailing_hole);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("read spans");
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, small_gaps_are_read_in_one_span);
+  tcase_add_test (tc, a_large_hole_is_never_read);
+  tcase_add_test (tc, a_small_hole_at_either_end_is_skipped);
+  tcase_add_test (tc, spans_fit_the_buffer);
+  tcase_add_test (tc, unwritten_extent_in_a_span_is_scanned);
+  tcase_add_test (tc, a_large_extent_is_copied_alone);
+  tcase_add_test (tc, never_reads_small_gaps_and_writes_them);
+  tcase_add_test (tc, always_reads_small_gaps_in_a_span);
+  tcase_add_test (tc, no_small_inner_hole_is_skipped);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("copying spans");
+  tcase_add_checked_fixture (tc, files_setup, files_teardown);
+  tcase_add_test (tc, nonzero_byte_in_a_merged_gap_is_written);
+  tcase_add_test (tc, data_in_an_unwritten_extent_is_written);
+  tcase_add_test (tc, never_writes_the_gaps_it_reads);
+  tcase_add_test (tc, zero_data_in_a_span_follows_the_mode);
   suite_add_tcase (s, tc);
   return s;
 }
