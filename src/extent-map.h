@@ -43,7 +43,8 @@ struct extent_map
 /* A hole between two extents that is no longer than this is read by the
    copy, never skipped unseen: the plan puts it in a read span with its
    neighbours (copy-plan.h), so the read itself proves it zero, and bytes
-   that are not zero are written.
+   that are not zero are written.  map_confirm_holes () leaves such holes
+   to it and spends its lseek on the others only.
 
    Why 8 KiB: skipping a hole costs the lseek (SEEK_DATA) that confirms
    it; reading it costs a copy of its bytes out of the page cache (zeros,
@@ -102,9 +103,10 @@ enum map_status map_seek (int fd, struct stat const *st,
 enum map_status map_read (struct stat const *st, struct extent_map *);
 
 /* Ask SEEK_DATA about each hole of the finished map M of FD, a file of
-   SIZE bytes: a second opinion on a FIEMAP map, one lseek per hole.
-   Return NULL when SEEK_DATA agrees or cannot tell, or why the map is
-   not trusted.  */
+   SIZE bytes, that the copy skips: a second opinion on a FIEMAP map, one
+   lseek per hole.  Holes between two extents that map_gap_is_read () are
+   left to the copy, which reads them.  Return NULL when SEEK_DATA agrees
+   or cannot tell, or why the map is not trusted.  */
 map_distrust map_confirm_holes (int fd, struct extent_map const *m,
                                 off_t size);
 

@@ -214,6 +214,38 @@ START_TEST (seek_data_refutes_a_hidden_extent)
 }
 END_TEST
 
+START_TEST (small_inner_holes_are_left_to_the_copy)
+{
+  int fd;
+  if (!two_block_file (&fd))
+    return;
+  char buf[4096];
+  memset (buf, 'y', sizeof buf);
+  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 8192), sizeof buf);
+  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 12288), sizeof buf);
+  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 126976), sizeof buf);
+  ck_assert_int_eq (fdatasync (fd), 0);
+  /* The block at 8 KiB left out: the hole [4 KiB, 12 KiB) between two
+     extents is small, so the copy reads it and SEEK_DATA is not asked;
+     the extent at 64 KiB left out makes a large hole between two
+     extents, which is.  */
+  ck_assert (map_gap_is_read (8192));
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 12288, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 65536, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 126976, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 131072, 16384, 4096, true));
+  ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+  map_reset (&m, SCAN_FIEMAP);
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 8192, 8192, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 126976, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 131072, 16384, 4096, true));
+  ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+  close (fd);
+}
+END_TEST
+
 static Suite *
 map_suite (void)
 {
@@ -238,6 +270,7 @@ map_suite (void)
   tcase_add_test (tc, many_extents_grow_the_map);
   tcase_add_test (tc, seek_data_confirms_true_holes);
   tcase_add_test (tc, seek_data_refutes_a_hidden_extent);
+  tcase_add_test (tc, small_inner_holes_are_left_to_the_copy);
   suite_add_tcase (s, tc);
   return s;
 }

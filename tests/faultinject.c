@@ -11,7 +11,9 @@
                         ENOTTY EINVAL ENXIO EPERM EXDEV), "short" for a short
                         count, or a lie:
                           fiemap: drop (extent FAULT_ARG, default 0, is
-                                  reported as a hole), unwritten (every
+                                  reported as a hole), cut (extent
+                                  FAULT_ARG is reported 4 KiB short, its
+                                  end hidden in a hole), unwritten (every
                                   extent is marked unwritten), overlap,
                                   unsorted, nolast (the answer stops
                                   without FIEMAP_EXTENT_LAST)
@@ -233,6 +235,15 @@ fiemap_lie (struct fiemap *fm)
       if (fault_arg < 0 || (uint32_t) fault_arg >= n)
         return false;
       fiemap_remove (fm, fault_arg);
+      return true;
+    }
+  if (effect_is ("cut"))
+    {
+      if (fault_arg < 0 || (uint32_t) fault_arg >= n
+          || e[fault_arg].fe_length <= 4096)
+        return false;
+      e[fault_arg].fe_length -= 4096;
+      e[fault_arg].fe_flags &= ~FIEMAP_EXTENT_LAST;
       return true;
     }
   if (effect_is ("unwritten"))

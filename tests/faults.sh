@@ -23,6 +23,7 @@ FAULT=copy_file_range:EIO LD_PRELOAD=$preload sparsecp probe probe.copy \
 
 mkholes src.img 1M d:0:4K d:256K:256K d:1020K:4K \
   || framework_failure_ mkholes
+mkholes gap.img 64K d:0:4K d:8K:8K d:20K:4K || framework_failure_ mkholes
 rows=0
 while read -r name fault call times arg path opts outcome msg; do
   case $name in ''|'#'*) continue;; esac
@@ -31,10 +32,13 @@ while read -r name fault call times arg path opts outcome msg; do
   test "$arg" = - && arg=
   echo "old contents" >dst
   rm -f log
-  # Rows named pipe-* copy src.img from a pipe, read with read().
-  src=src.img
+  # Rows named pipe-* copy src.img from a pipe, read with read(); rows
+  # named gap-* copy gap.img instead.
+  img=src.img
+  case $name in gap-*) img=gap.img;; esac
+  src=$img
   case $name in pipe-*) src=/dev/stdin;; esac
-  cat src.img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
+  cat $img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
     FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
     LD_PRELOAD="$preload" sparsecp $opts $src dst 2>err
   status=$?
@@ -42,7 +46,7 @@ while read -r name fault call times arg path opts outcome msg; do
   case $outcome in
     ok)
       test $status = 0 || { fail_ "$name: exit $status, not 0"; cat err >&2; }
-      cmp src.img dst >/dev/null 2>&1 \
+      cmp $img dst >/dev/null 2>&1 \
         || fail_ "$name: the copy differs from the source";;
     fail)
       test $status = 1 || fail_ "$name: exit $status, not 1"
