@@ -22,12 +22,19 @@ enum extent_kind
   EXTENT_UNWRITTEN
 };
 
+/* Bit-fields keep an extent in 16 bytes rather than 24: a map holds
+   every extent of the file, and at 50,000 extents (issue 6's W2) the 8
+   bytes saved on each are a third of sparsecp's memory beyond cp's.
+   map_add () stores an extent longer than EXTENT_LEN_MAX (4 EiB) as
+   touching pieces.  */
 struct extent
 {
   off_t start;
-  off_t len;
-  enum extent_kind kind;
+  off_t len : 63;
+  enum extent_kind kind : 1;
 };
+#define EXTENT_LEN_MAX (((off_t) 1 << 62) - 1)
+_Static_assert (sizeof (struct extent) <= 16, "an extent takes 16 bytes");
 
 struct extent_map
 {

@@ -52,16 +52,28 @@ map_add (struct extent_map *m, off_t start, off_t len, enum extent_kind kind)
   /* Merge with a touching neighbour of the same kind: the kernel splits
      extents at boundaries that do not matter for copying.  */
   if (m->n && m->raw_end == start && m->v[m->n - 1].kind == kind)
-    m->v[m->n - 1].len += len;
-  else
     {
+      struct extent *last = &m->v[m->n - 1];
+      off_t room = EXTENT_LEN_MAX - last->len;
+      off_t more = len < room ? len : room;
+      last->len += more;
+      start += more;
+      len -= more;
+    }
+  /* What is left, in pieces no longer than an extent can be.  */
+  while (len > 0)
+    {
+      off_t piece = len < EXTENT_LEN_MAX ? len : EXTENT_LEN_MAX;
       if (m->n == m->alloc)
         {
           idx_t alloc = m->alloc;
           m->v = xpalloc (m->v, &alloc, 1, -1, sizeof *m->v);
           m->alloc = alloc;
         }
-      m->v[m->n++] = (struct extent) { start, len, kind };
+      m->v[m->n++] = (struct extent) { .start = start, .len = piece,
+                                       .kind = kind };
+      start += piece;
+      len -= piece;
     }
   m->raw_end = end;
   return NULL;

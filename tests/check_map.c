@@ -214,6 +214,26 @@ START_TEST (seek_data_refutes_a_hidden_extent)
 }
 END_TEST
 
+START_TEST (an_extent_too_long_is_stored_in_pieces)
+{
+  off_t big = EXTENT_LEN_MAX + 100;
+  ck_assert_ptr_null (map_add (&m, 4096, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 8192, big, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 8192 + big, 4096, EXTENT_DATA));
+  ck_assert_uint_eq (m.n, 2);
+  ck_assert_int_eq (m.v[0].start, 4096);
+  ck_assert_int_eq (m.v[0].len, EXTENT_LEN_MAX);
+  ck_assert_int_eq (m.v[1].start, 4096 + EXTENT_LEN_MAX);
+  ck_assert_int_eq (m.v[1].len, 4096 + 100 + 4096);
+  ck_assert_int_eq (map_data_bytes (&m), 8192 + big);
+  /* A read map of the largest file covers all of it.  */
+  struct stat st = { .st_size = INT64_MAX };
+  ck_assert_int_eq (map_read (&st, &m), MAP_OK);
+  ck_assert_uint_eq (m.n, 3);   /* 2^63 - 1 = 2 * EXTENT_LEN_MAX + 1 */
+  ck_assert_int_eq (map_data_bytes (&m), INT64_MAX);
+}
+END_TEST
+
 START_TEST (small_inner_holes_are_left_to_the_copy)
 {
   int fd;
@@ -271,6 +291,7 @@ map_suite (void)
   tcase_add_test (tc, seek_data_confirms_true_holes);
   tcase_add_test (tc, seek_data_refutes_a_hidden_extent);
   tcase_add_test (tc, small_inner_holes_are_left_to_the_copy);
+  tcase_add_test (tc, an_extent_too_long_is_stored_in_pieces);
   suite_add_tcase (s, tc);
   return s;
 }
