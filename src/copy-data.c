@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <linux/fs.h>
 
 #include "error.h"
@@ -110,6 +111,18 @@ write_full (struct copier *c, char const *buf, size_t n, off_t pos)
   return true;
 }
 
+/* The size of the blocks holes are made of in the file open as FD.  */
+static size_t
+hole_block_size (int fd)
+{
+  struct stat st;
+  if (fstat (fd, &st) == 0 && st.st_blksize >= 512
+      && st.st_blksize <= 1024 * 1024
+      && (st.st_blksize & (st.st_blksize - 1)) == 0)
+    return st.st_blksize;
+  return 4096;
+}
+
 /* Write the N bytes at BUF, which belong at POS.  When SCAN, skip zero
    blocks instead, leaving holes; AT_EOF as for next_run ().  */
 static bool
@@ -117,6 +130,8 @@ write_buffer (struct copier *c, char const *buf, size_t n, off_t pos,
               bool scan, bool at_eof)
 {
   size_t off = 0;
+  if (scan && !c->hole_blksize)
+    c->hole_blksize = hole_block_size (c->dst_fd);
   while (off < n)
     {
       bool zero = false;

@@ -13,7 +13,8 @@ struct copier
   char const *dst_name;
   bool try_cfr;        /* copy_file_range has not failed yet */
   bool dst_seekable;   /* holes can be skipped with offsets */
-  size_t hole_blksize; /* holes are made of whole blocks this large */
+  size_t hole_blksize; /* holes are made of whole blocks this large;
+                          0 until a scan for zeros needs it */
   char *buf;
   size_t bufsize;
   /* What was done, for --debug.  */

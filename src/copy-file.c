@@ -208,18 +208,6 @@ resolve_target (char const *dst)
   return real;
 }
 
-/* The size of the blocks holes are made of in the file open as FD.  */
-static size_t
-hole_block_size (int fd)
-{
-  struct stat st;
-  if (fstat (fd, &st) == 0 && st.st_blksize >= 512
-      && st.st_blksize <= 1024 * 1024
-      && (st.st_blksize & (st.st_blksize - 1)) == 0)
-    return st.st_blksize;
-  return 4096;
-}
-
 /* For --debug: say how the source was copied into its SIZE bytes: with
    map M, or by reading it to the end when M is null.  */
 static void
@@ -440,8 +428,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
     goto out_src;
 
   struct copier c;
-  copier_init (&c, src_fd, src, dst_fd, dst, !in_place,
-               hole_block_size (dst_fd));
+  copier_init (&c, src_fd, src, dst_fd, dst, !in_place, 0);
   /* copy_file_range may share extents too, so cp avoids it then.  */
   if (x->reflink == REFLINK_NEVER)
     c.try_cfr = false;

@@ -7,11 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "dirname.h"
 #include "filenamecat.h"
-#include "tempname.h"
 #include "xalloc.h"
 
 /* The name given to temporary files: hidden, and saying whose they are.  */
@@ -55,8 +56,60 @@ temp_template (char const *file)
   return t;
 }
 
+/* Put six fresh letters over the X's that end TEMPLATE.  The names need
+   not be secret: O_EXCL and link, symlink and mknod, which never follow
+   or reuse an existing name, keep the creation safe.  So one getrandom
+   a run seeds them, not one for each of 10,000 small files.  */
+static void
+fill_template (char *template)
+{
+  static char const letters[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static uint64_t state;
+  if (!state && getrandom (&state, sizeof state, GRND_NONBLOCK)
+                != sizeof state)
+    state = (uint64_t) time (NULL) << 20 ^ (uint64_t) getpid ();
+  state |= 1;
+  /* xorshift64: a new value for each name.  */
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  uint64_t v = state;
+  char *x = template + strlen (template) - 6;
+  for (int i = 0; i < 6; i++, v /= sizeof letters - 1)
+    x[i] = letters[v % (sizeof letters - 1)];
+}
+
+/* Call MAKE (NAME, ARG) on fresh names beside FILE until it makes one or
+   fails otherwise than with EEXIST; return its result, and the name in
+   *NAME, or -1 with errno set.  */
 static int
-try_create (char *name, void *mode)
+make_fresh (char const *file, int (*make) (char const *, void *), void *arg,
+            char **name)
+{
+  char *t = temp_template (file);
+  int r = -1;
+  for (int tries = 0; tries < 1000; tries++)
+    {
+      fill_template (t);
+      r = make (t, arg);
+      if (r >= 0 || errno != EEXIST)
+        break;
+    }
+  if (r < 0)
+    {
+      int e = errno;
+      free (t);
+      errno = e;
+      *name = NULL;
+      return -1;
+    }
+  temp_in_progress = *name = t;
+  return r;
+}
+
+static int
+create_file (char const *name, void *mode)
 {
   return open (name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
                *(mode_t *) mode);
@@ -65,48 +118,15 @@ try_create (char *name, void *mode)
 int
 temp_file_create (char const *target, mode_t mode, char **temp)
 {
-  char *t = temp_template (target);
-  int fd = try_tempname (t, 0, &mode, try_create);
-  if (fd < 0)
-    {
-      int e = errno;
-      free (t);
-      errno = e;
-      *temp = NULL;
-      return -1;
-    }
-  temp_in_progress = *temp = t;
-  return fd;
-}
-
-struct node_maker
-{
-  int (*make) (char const *, void *);
-  void *arg;
-};
-
-static int
-try_make (char *name, void *v)
-{
-  struct node_maker const *m = v;
-  return m->make (name, m->arg);
+  return make_fresh (target, create_file, &mode, temp);
 }
 
 char *
 temp_node_create (char const *dst, int (*make) (char const *, void *),
                   void *arg)
 {
-  char *t = temp_template (dst);
-  struct node_maker m = { make, arg };
-  if (try_tempname (t, 0, &m, try_make) < 0)
-    {
-      int e = errno;
-      free (t);
-      errno = e;
-      return NULL;
-    }
-  temp_in_progress = t;
-  return t;
+  char *name;
+  return make_fresh (dst, make, arg, &name) < 0 ? NULL : name;
 }
 
 int
