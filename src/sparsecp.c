@@ -226,7 +226,9 @@ read reads every byte.  A map that contradicts the file (overlapping or\n\
 unsorted extents, extents missing at the end, fewer bytes mapped than the\n\
 file has allocated) is not trusted, and the next method is used.\n\
 Unwritten (preallocated) extents are read, never assumed to be zeros.\n\
-The holes of a fiemap map are checked with SEEK_DATA where it works.\n\
+The holes of a fiemap map are checked with SEEK_DATA where it works,\n\
+but for holes of 8 KiB or less between extents, which are read instead:\n\
+what is not zero there is copied.\n\
 Lies that leave the map consistent (a small data extent reported as a\n\
 hole by both methods) are caught only by --verify.\n\
 \n\
