@@ -13,16 +13,7 @@ mkdir dir1 dir2 && touch file.img 'my image.img' ./--sparse.img \
 
 # answers WORD...: print, sorted, one a line, what the completion offers
 # for the command line "sparsecp WORD...", whose last word is completed.
-answers ()
-{
-  bash -c '
-    . "$1" || exit 99
-    shift
-    COMP_WORDS=(sparsecp "$@") COMP_CWORD=$#
-    _sparsecp
-    test ${#COMPREPLY[@]} = 0 || printf "%s\n" "${COMPREPLY[@]}"
-  ' bash "$comp" "$@" | LC_ALL=C sort
-}
+answers () { complete_line "$comp" "$@" | LC_ALL=C sort; }
 
 # expect 'ANSWER...' WORD...: the completion of WORD... offers exactly the
 # answers, separated by '|' in the first argument.

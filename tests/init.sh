@@ -74,3 +74,17 @@ copy_layouts ()
     fi
   done
 }
+
+# complete_line FILE WORD...: load the bash completion FILE and print, one
+# a line, what its function offers for "sparsecp WORD...", whose last
+# word is completed, as bash would set COMP_WORDS and COMP_CWORD.
+complete_line ()
+{
+  bash -c '
+    . "$1" || exit 99
+    shift
+    COMP_WORDS=(sparsecp "$@") COMP_CWORD=$#
+    _sparsecp
+    test ${#COMPREPLY[@]} = 0 || printf "%s\n" "${COMPREPLY[@]}"
+  ' bash "$@"
+}

@@ -31,16 +31,7 @@ grep -x -e --help -e --version help-options >/dev/null \
 
 # offered WORD...: what the completion offers for "sparsecp WORD...",
 # one a line, the '=' of an option left out.
-offered ()
-{
-  bash -c '
-    . "$1" || exit 99
-    shift
-    COMP_WORDS=(sparsecp "$@") COMP_CWORD=$#
-    _sparsecp
-    test ${#COMPREPLY[@]} = 0 || printf "%s\n" "${COMPREPLY[@]}"
-  ' bash "$comp" "$@" | sed 's/=$//' | LC_ALL=C sort -u
-}
+offered () { complete_line "$comp" "$@" | sed 's/=$//' | LC_ALL=C sort -u; }
 offered - >comp-options || framework_failure_ "cannot run the completion"
 test -s comp-options || fail_ "the completion offers no options"
 
