@@ -151,7 +151,7 @@ if [ "$BENCH_DROP_CACHES" = 1 ]; then
 else
   cache="kept warm"
 fi
-echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order rotating; page cache $cache; syscalls from one more run under strace -c -f"
+echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order rotating, sync before each; page cache $cache; syscalls from one more run under strace -c -f"
 # Other work on the machine slows the tools unevenly: say so.
 load_note ()
 {
@@ -162,7 +162,8 @@ load_note ()
           printf "load average %s %s\n", $1, when }' /proc/loadavg
 }
 load_note "at start"
-echo "times are medians in ms; CPU = user + sys; RSS = peak resident KiB (wait4, as GNU time %M); dst = KiB allocated by the copy"
+echo "times are medians in ms; CPU = user + sys; RSS = peak resident KiB (wait4, as GNU time %M); dst = KiB allocated by the copy;"
+echo "steal = ms the hypervisor took this machine's CPUs during the timed runs, summed: where it is large the times are noisy"
 
 # Commands for each tool: word-split on purpose, paths have no spaces.
 recursive=
@@ -202,11 +203,14 @@ before_copy ()
   :
 }
 
+# Before every run, outside its timing: write back what earlier runs left
+# dirty, so that no tool pays for another's writeback.
 prepare_run ()
 {
   rm -rf "$dst"
+  sync
   if [ "$BENCH_DROP_CACHES" = 1 ]; then
-    sync && echo 3 >/proc/sys/vm/drop_caches || die "cannot drop caches"
+    echo 3 >/proc/sys/vm/drop_caches || die "cannot drop caches"
   fi
   before_copy
 }
@@ -339,7 +343,7 @@ measure ()
     $have_strace && traced_copy $t
   done
 
-  printf '  %-10s %5s %9s %9s %9s %9s %10s\n' tool runs wall_ms cpu_ms syscalls rss_KiB dst_KiB
+  printf '  %-10s %5s %9s %9s %9s %9s %10s %9s\n' tool runs wall_ms cpu_ms syscalls rss_KiB dst_KiB steal_ms
   for t in $TOOLS; do
     if [ -f "$work/note.$t" ] && [ "$(cat "$work/note.$t")" = timeout ]; then
       printf '  %-10s killed after %ss (BENCH_TIMEOUT)\n' $t "$BENCH_TIMEOUT"
@@ -355,8 +359,10 @@ measure ()
     fi
     note=
     [ -f "$work/note.$t" ] && note="  ($(cat "$work/note.$t"): it took more than BENCH_SLOW=${BENCH_SLOW}s)"
-    printf '  %-10s %5s %9s %9s %9s %9s %10s%s\n' $t "$runs" "$(ms "$wall")" \
-      "$(ms "$cpu")" "$calls" "$rss" "$(cat "$work/alloc.$t" 2>/dev/null || echo -)" "$note"
+    steal=$(awk '{ s += $6 } END { printf "%.0f", s * 1000 }' "$work/res.$t")
+    printf '  %-10s %5s %9s %9s %9s %9s %10s %9s%s\n' $t "$runs" "$(ms "$wall")" \
+      "$(ms "$cpu")" "$calls" "$rss" "$(cat "$work/alloc.$t" 2>/dev/null || echo -)" \
+      "$steal" "$note"
     v=$(echo $t | tr - _)
     eval "wall_$v=\$wall cpu_$v=\$cpu rss_$v=\$rss calls_$v=\$calls"
   done
@@ -388,6 +394,25 @@ measure ()
   esac
   ok=$(awk -v a="$rss_sparsecp" -v b="$rss_cp_auto" 'BEGIN { print (a <= b + 1024) ? 1 : 0 }')
   goal $name "peak RSS <= cp + 1 MiB" $ok
+}
+
+# W2's floor: the writes any copy that keeps its holes must make, timed
+# alone (mkwork writes) as often as each tool, beside cp's median.
+floor_writes ()
+{
+  rm -f "$work/res.floor" "$work/warm.floor"
+  for res in warm $(seq "$BENCH_REPS"); do
+    [ $res = warm ] || res=res
+    prepare_run
+    "$bin/timeit" "$BENCH_TIMEOUT" "$work/$res.floor" "$bin/mkwork" writes \
+      "$dst" "$W2_COUNT" "$W2_DATA" "$W2_HOLE" >>"$work/log" 2>&1 ||
+      fail "$name: mkwork writes failed"
+  done
+  rm -f "$dst"
+  awk -v f="$(median "$work/res.floor" '$1')" -v c="$wall_cp_auto" \
+      -v n="$W2_COUNT" 'BEGIN {
+        printf "  floor, the %d writes alone (mkwork writes): wall %.0f ms = %.2f x cp\n",
+               n, f * 1000, f / c }'
 }
 
 wanted ()
@@ -427,6 +452,7 @@ if wanted $name; then
   sync
   heading "$W2_COUNT x ($W2_DATA data, $W2_HOLE hole), $(mib "$(stat -c %s "$src")"), on disk"
   measure halve
+  floor_writes
   rm -f "$src"
 fi
 

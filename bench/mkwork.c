@@ -5,6 +5,9 @@
             PIECE-sized pieces at random PIECE-aligned offsets
           mkwork stripes FILE COUNT DATA HOLE
             COUNT times DATA bytes of data then a HOLE-byte hole
+          mkwork writes FILE COUNT DATA HOLE
+            the same layout written from one buffer filled once: the
+            writes any copy of a stripes file must make, and nothing else
           mkwork dense FILE SIZE SEED
             SIZE bytes of data, no hole
           mkwork tree DIR COUNT SIZE SEED
@@ -18,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,7 @@ usage (void)
 {
   fputs ("usage: mkwork scatter FILE SIZE DATA PIECE SEED\n"
          "       mkwork stripes FILE COUNT DATA HOLE\n"
+         "       mkwork writes FILE COUNT DATA HOLE\n"
          "       mkwork dense FILE SIZE SEED\n"
          "       mkwork tree DIR COUNT SIZE SEED\n", stderr);
   exit (99);
@@ -182,16 +187,20 @@ make_scatter (char const *name, uint64_t size, uint64_t data,
   free (used);
 }
 
+/* With REFILL false every stripe holds the same bytes, so that timing
+   it times the writes alone (make bench's floor for W2).  */
 static void
 make_stripes (char const *name, uint64_t count, uint64_t data,
-              uint64_t hole)
+              uint64_t hole, bool refill)
 {
   char *buf = xmalloc (data);
   int fd = create (name);
   rng_seed (count);
+  fill_random (buf, data);
   for (uint64_t i = 0; i < count; i++)
     {
-      fill_random (buf, data);
+      if (refill && i > 0)
+        fill_random (buf, data);
       write_at (fd, buf, data, i * (data + hole));
     }
   finish (fd, count * (data + hole));
@@ -253,9 +262,10 @@ main (int argc, char **argv)
   if (!strcmp (cmd, "scatter") && argc == 7)
     make_scatter (argv[2], parse_size (argv[3]), parse_size (argv[4]),
                   parse_size (argv[5]), parse_size (argv[6]));
-  else if (!strcmp (cmd, "stripes") && argc == 6)
+  else if ((!strcmp (cmd, "stripes") || !strcmp (cmd, "writes"))
+           && argc == 6)
     make_stripes (argv[2], parse_size (argv[3]), parse_size (argv[4]),
-                  parse_size (argv[5]));
+                  parse_size (argv[5]), !strcmp (cmd, "stripes"));
   else if (!strcmp (cmd, "dense") && argc == 5)
     make_dense (argv[2], parse_size (argv[3]), parse_size (argv[4]));
   else if (!strcmp (cmd, "tree") && argc == 6)

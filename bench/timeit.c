@@ -3,12 +3,15 @@
    Usage: timeit LIMIT RESULT COMMAND [ARG]...
    Runs COMMAND in a process group of its own and appends one line to the
    file RESULT:
-     WALL USER SYS MAXRSS STATUS
+     WALL USER SYS MAXRSS STATUS STEAL
    WALL, USER and SYS in seconds with microseconds (USER and SYS include
    the children COMMAND waited for, as rsync's), MAXRSS the peak resident
    set in KiB as GNU time's %M reports it (both come from wait4), STATUS
    the exit status, 128+N after signal N, or "timeout" when COMMAND ran
-   longer than LIMIT seconds and its whole group was killed.
+   longer than LIMIT seconds and its whole group was killed.  STEAL is
+   the time in seconds the hypervisor ran something else on this
+   machine's CPUs meanwhile (all CPUs, in clock ticks, from /proc/stat;
+   0 on bare metal), which makes a run slow for reasons not its own.
    Exits with COMMAND's status, 124 after a timeout, 125 when it cannot
    run at all.  Wall time comes from CLOCK_MONOTONIC, because GNU time's
    %e counts only hundredths and the fast copies here take milliseconds.  */
@@ -33,6 +36,20 @@ on_alarm (int sig)
 {
   (void) sig;
   timed_out = 1;
+}
+
+/* Steal time of all CPUs so far, in seconds, or 0 when unknown.  */
+static double
+steal_seconds (void)
+{
+  unsigned long long v[8] = { 0 };
+  FILE *f = fopen ("/proc/stat", "r");
+  if (!f)
+    return 0;
+  int n = fscanf (f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+                  &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  fclose (f);
+  return n == 8 ? (double) v[7] / sysconf (_SC_CLK_TCK) : 0;
 }
 
 static double
@@ -66,6 +83,7 @@ main (int argc, char **argv)
   sigaction (SIGALRM, &sa, NULL);
 
   struct timespec t0, t1;
+  double steal0 = steal_seconds ();
   clock_gettime (CLOCK_MONOTONIC, &t0);
   pid_t pid = fork ();
   if (pid < 0)
@@ -102,6 +120,7 @@ main (int argc, char **argv)
         }
     }
   clock_gettime (CLOCK_MONOTONIC, &t1);
+  double steal = steal_seconds () - steal0;
   alarm (0);
 
   double wall = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -112,8 +131,8 @@ main (int argc, char **argv)
     strcpy (word, "timeout");
   else
     snprintf (word, sizeof word, "%d", code);
-  fprintf (out, "%.6f %.6f %.6f %ld %s\n", wall, seconds (ru.ru_utime),
-           seconds (ru.ru_stime), ru.ru_maxrss, word);
+  fprintf (out, "%.6f %.6f %.6f %ld %s %.2f\n", wall, seconds (ru.ru_utime),
+           seconds (ru.ru_stime), ru.ru_maxrss, word, steal);
   if (fclose (out) != 0)
     {
       fprintf (stderr, "timeit: cannot write %s: %s\n", result,
