@@ -339,6 +339,7 @@ measure ()
     fi
   done
 
+  rm -f "$work/res.floor"
   round=1
   while [ $round -le "$BENCH_REPS" ]; do
     for t in $(round_order $round); do
@@ -346,6 +347,7 @@ measure ()
       timed_copy $t "$work/res.$t" ||
         fail "$name: $t took more than ${BENCH_TIMEOUT}s after a faster warm-up"
     done
+    [ $target = halve ] && floor_run "$work/res.floor"
     round=$((round + 1))
   done
 
@@ -408,18 +410,19 @@ measure ()
 }
 
 # W2's floor: the writes any copy that keeps its holes must make, timed
-# alone (mkwork writes) as often as each tool, beside cp's median.
-floor_writes ()
+# alone (mkwork writes).  measure runs it once after each round, so that
+# it meets the same moments of a busy host as the tools.
+floor_run ()
 {
-  rm -f "$work/res.floor" "$work/warm.floor"
-  for res in warm $(seq "$BENCH_REPS"); do
-    [ $res = warm ] || res=res
-    prepare_run
-    "$bin/timeit" "$BENCH_TIMEOUT" "$work/$res.floor" "$bin/mkwork" writes \
-      "$dst" "$W2_COUNT" "$W2_DATA" "$W2_HOLE" >>"$work/log" 2>&1 ||
-      fail "$name: mkwork writes failed"
-  done
+  prepare_run
+  "$bin/timeit" "$BENCH_TIMEOUT" "$1" "$bin/mkwork" writes \
+    "$dst" "$W2_COUNT" "$W2_DATA" "$W2_HOLE" >>"$work/log" 2>&1 ||
+    fail "$name: mkwork writes failed"
   rm -f "$dst"
+}
+
+floor_report ()
+{
   awk -v f="$(median "$work/res.floor" '$1')" -v c="$wall_cp_auto" \
       -v n="$W2_COUNT" 'BEGIN {
         printf "  floor, the %d writes alone (mkwork writes): wall %.0f ms = %.2f x cp\n",
@@ -463,7 +466,7 @@ if wanted $name; then
   sync
   heading "$W2_COUNT x ($W2_DATA data, $W2_HOLE hole), $(mib "$(stat -c %s "$src")"), on disk"
   measure halve
-  floor_writes
+  floor_report
   rm -f "$src"
 fi
 
