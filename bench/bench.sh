@@ -257,8 +257,8 @@ traced_copy ()
 }
 
 # The order of TOOLS in round N (the warm-up is round 0): the rows of a
-# balanced Latin square, so that over four rounds each tool runs right
-# after each other tool once, the last of one round included.  A copy
+# balanced Latin square, so that within the rounds, over four of them,
+# each tool runs right after each other tool once.  A copy
 # can be several times slower right after rsync's (cp --sparse=auto on
 # W4: 1.1 to 5.7 s after rsync, 0.3 to 0.4 s after sparsecp or
 # cp --sparse=always), and plain rotation put sparsecp after rsync in
