@@ -14,6 +14,7 @@
 #include "replace.h"
 #include "summary.h"
 #include "verify.h"
+#include "canonicalize.h"
 #include "error.h"
 #include "ignore-value.h"
 #include "quotearg.h"
@@ -198,13 +199,22 @@ static char *
 resolve_target (char const *dst)
 {
   char *real = realpath (dst, NULL);
-  if (!real)
+  if (real || errno != ENOENT)
     {
-      if (errno == ENOENT)
-        error (0, 0, "not writing through dangling symlink %s", quoteaf (dst));
-      else
+      if (!real)
         error (0, errno, "cannot resolve %s", quoteaf (dst));
+      return real;
     }
+  /* POSIX asks cp to create the file a dangling symlink names; cp does
+     only then, and GNU cp otherwise refuses as a likely mistake.  */
+  if (!getenv ("POSIXLY_CORRECT"))
+    {
+      error (0, 0, "not writing through dangling symlink %s", quoteaf (dst));
+      return NULL;
+    }
+  real = canonicalize_filename_mode (dst, CAN_ALL_BUT_LAST);
+  if (!real)
+    error (0, errno, "cannot create regular file %s", quoteaf (dst));
   return real;
 }
 
@@ -366,17 +376,17 @@ new_file_mode (struct stat const *src_st, struct copy_options const *x)
 }
 
 /* Give the finished temporary file FD, named TEMP, the attributes DST
-   should have: those --preserve asks for, and otherwise the mode (and,
-   for root, the owner) of the DST it replaces, OLD_DST; a new DST has
-   its mode from open already.  */
+   should have: those --preserve asks for, and otherwise MODE unless it
+   is (mode_t) -1 and, for root, the owner of the DST it replaces,
+   OLD_DST, if any.  */
 static bool
 set_dst_attributes (int fd, char const *temp, char const *dst,
                     char const *src, int src_fd, struct stat const *src_st,
-                    struct stat const *old_dst, struct copy_options const *x)
+                    struct stat const *old_dst, mode_t mode,
+                    struct copy_options const *x)
 {
   if (old_dst && !x->preserve.ownership && geteuid () == 0)
     ignore_value (fchown (fd, old_dst->st_uid, old_dst->st_gid));
-  mode_t mode = old_dst ? old_dst->st_mode & 07777 : (mode_t) -1;
   struct attr_target t = { dst, temp, fd };
   return set_attributes (&t, src, src_fd, src_st, mode, x);
 }
@@ -406,6 +416,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
   /* A device or FIFO cannot be replaced by rename: write into it.  */
   bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
+  mode_t final_mode = (mode_t) -1;   /* set once the copy is complete */
   int dst_fd;
   if (in_place)
     {
@@ -419,6 +430,14 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
          when the copy is complete.  */
       bool new_mode = (!(d->exists && !d->as_new) && !x->preserve.mode);
       mode_t mode = new_mode ? new_file_mode (&sst, x) : S_IRUSR | S_IWUSR;
+      /* Linux lets only a writer set a file's extended attributes: keep
+         u+w until they are set, as cp does.  */
+      if (new_mode && x->preserve.xattr && geteuid () != 0
+          && !(mode & S_IWUSR))
+        {
+          final_mode = mode & ~x->umask;
+          mode |= S_IWUSR;
+        }
       target = d->is_link ? resolve_target (dst) : xstrdup (dst);
       dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
       if (target && dst_fd < 0)
@@ -436,8 +455,13 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
   copier_free (&c);
 
   if (ok && !in_place)
-    ok = set_dst_attributes (dst_fd, temp, dst, src, src_fd, &sst,
-                             d->exists && !d->as_new ? &d->st : NULL, x);
+    {
+      struct stat const *old = d->exists && !d->as_new ? &d->st : NULL;
+      if (old)
+        final_mode = old->st_mode & 07777;
+      ok = set_dst_attributes (dst_fd, temp, dst, src, src_fd, &sst, old,
+                               final_mode, x);
+    }
   if (close (dst_fd) != 0 && ok)
     {
       error (0, errno, "failed to close %s", quoteaf (dst));

@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "copy-file.h"
+#include "created.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
 #include "summary.h"
 #include "dirname.h"
+#include "filemode.h"
 #include "error.h"
 #include "fts_.h"
 #include "progname.h"
@@ -242,38 +244,141 @@ enum verdict
   DO_COPY,
   DO_REPLACE_AS_NEW,    /* -f: as cp, which removes it and starts anew */
   DO_SKIP,
+  DO_SKIP_NOT_NEWER,    /* -u: skipped, but its hard links still count */
   DO_FAIL               /* reported */
 };
 
+/* Whether the names A and B are one entry of one directory.  */
+static bool
+same_name (char const *a, char const *b)
+{
+  if (strcmp (last_component (a), last_component (b)) != 0)
+    return false;
+  char *da = dir_name (a), *db = dir_name (b);
+  struct stat sa, sb;
+  bool same = (stat (da, &sa) == 0 && stat (db, &sb) == 0
+               && SAME_INODE (sa, sb));
+  free (da);
+  free (db);
+  return same;
+}
+
+/* Whether copying SRC, status *ST, onto DST, status *DST_ST (each
+   followed or not as the copy would), leaves SRC's data alone; sets
+   *NOTHING_TO_DO when DST already is what the copy would make.  The
+   rules are cp's for the options sparsecp takes: two names of one file,
+   or a symlink and the file it names, are refused, since replacing one
+   destroys the other; two symlinks are fine unless they are one entry.  */
+static bool
+same_file_ok (struct copy_options const *x, char const *src,
+              struct stat const *st, char const *dst,
+              struct stat const *dst_st, bool *nothing_to_do)
+{
+  struct stat const *src_l = st, *dst_l = dst_st;
+  struct stat src_tmp, dst_tmp;
+  bool same = SAME_INODE (*st, *dst_st);
+
+  *nothing_to_do = false;
+  if (x->deref == DEREF_NEVER)
+    {
+      if (S_ISLNK (st->st_mode) && S_ISLNK (dst_st->st_mode))
+        {
+          if (same_name (src, dst))
+            return false;
+          /* Hard links to one symlink: copying is a no-op.  */
+          *nothing_to_do = same;
+          return true;
+        }
+    }
+  else
+    {
+      if (!same)
+        return true;
+      if (lstat (dst, &dst_tmp) != 0 || lstat (src, &src_tmp) != 0)
+        return true;
+      src_l = &src_tmp;
+      dst_l = &dst_tmp;
+    }
+
+  if (!S_ISLNK (src_l->st_mode) && !S_ISLNK (dst_l->st_mode)
+      && !SAME_INODE (*src_l, *dst_l))
+    return true;
+
+  if (x->deref == DEREF_NEVER)
+    {
+      /* A symlink copied onto the file it names, or the other way.  */
+      if (S_ISLNK (src_l->st_mode) ? stat (src, &src_tmp) != 0
+          : (src_tmp = *src_l, false))
+        return true;
+      if (S_ISLNK (dst_l->st_mode) ? stat (dst, &dst_tmp) != 0
+          : (dst_tmp = *dst_l, false))
+        return true;
+      if (!SAME_INODE (src_tmp, dst_tmp))
+        return true;
+    }
+  return false;
+}
+
+/* -i: ask whether to replace DST, *DST_ST, in cp's words.  */
+static bool
+overwrite_ok (struct copy_options const *x, char const *dst,
+              struct stat const *dst_st)
+{
+  progress_clear ();
+  if (S_ISLNK (dst_st->st_mode) || geteuid () == 0
+      || faccessat (AT_FDCWD, dst, W_OK, AT_EACCESS) == 0)
+    fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (dst));
+  else
+    {
+      char perms[12];     /* "-rwxrwxrwx " */
+      strmode (dst_st->st_mode, perms);
+      perms[10] = '\0';
+      fprintf (stderr, (x->force
+                        ? "%s: replace %s, overriding mode %04lo (%s)? "
+                        : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
+               program_name, quoteaf (dst),
+               (unsigned long) (dst_st->st_mode & 07777), perms + 1);
+    }
+  return yesno ();
+}
+
 /* Decide, as cp does with -n, -u, -i and -f, whether DST, which exists
-   with status *DST_ST, is replaced by SRC, status *ST.  */
+   with status *DST_ST, is replaced by SRC, status *ST.  OPERAND says
+   that SRC was named on the command line: its copy must not replace
+   one that an earlier operand made.  */
 static enum verdict
 judge_existing (struct copy_options const *x, char const *src,
                 struct stat const *st, char const *dst,
-                struct stat const *dst_st)
+                struct stat const *dst_st, bool operand)
 {
+  bool nothing_to_do = false;
+  if (x->overwrite != OVERWRITE_NO
+      && !same_file_ok (x, src, st, dst, dst_st, &nothing_to_do))
+    {
+      error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
+             quoteaf_n (1, dst));
+      return DO_FAIL;
+    }
+  if (nothing_to_do)
+    return DO_SKIP;
+  if (x->update && utimecmp (dst, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
+    return DO_SKIP_NOT_NEWER;
+  if (x->overwrite == OVERWRITE_NO
+      || (x->overwrite == OVERWRITE_ASK && !overwrite_ok (x, dst, dst_st)))
+    return DO_SKIP;
   if (S_ISDIR (dst_st->st_mode))
     {
       error (0, 0, "cannot overwrite directory %s with non-directory",
              quoteaf (dst));
       return DO_FAIL;
     }
-  if (SAME_INODE (*st, *dst_st))
+  /* rm -rf a b c; mkdir a b c; touch a/f b/f; cp a/f b/f c: the second
+     copy would leave nothing of the first.  */
+  if (operand && created_here (dst_st))
     {
-      error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
-             quoteaf_n (1, dst));
+      error (0, 0, "will not overwrite just-created %s with %s",
+             quoteaf_n (0, dst), quoteaf_n (1, src));
       return DO_FAIL;
-    }
-  if (x->overwrite == OVERWRITE_NO)
-    return DO_SKIP;
-  if (x->update && utimecmp (dst, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
-    return DO_SKIP;
-  if (x->overwrite == OVERWRITE_ASK)
-    {
-      progress_clear ();
-      fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (dst));
-      if (!yesno ())
-        return DO_SKIP;
     }
   /* cp cannot open a file it may not write, and says so unless -f lets
      it remove the file first.  A rename would not notice: ask.  */
@@ -377,6 +482,72 @@ make_replacing (struct copy_options const *x, char const *src,
   return ok;
 }
 
+/* Remember DST, just made, when a later copy must not write through it
+   or over it: every symlink, and every operand's copy.  */
+static void
+record_made (char const *dst, bool operand)
+{
+  struct stat st;
+  if (lstat (dst, &st) == 0 && (operand || S_ISLNK (st.st_mode)))
+    created_add (&st);
+}
+
+/* Look at DST, where entry E is to be copied, as cp does: *D is what
+   is there, *LST what lstat said.  AS_FILE: the copy writes data, so a
+   symlink DST is followed.  Return the verdict.  */
+static enum verdict
+examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
+             bool as_file, struct dst_state *d, struct stat *lst)
+{
+  struct copy_options const *x = w->x;
+  *d = (struct dst_state) { .exists = true };
+  if (lstat (dst, lst) != 0)
+    d->exists = false;
+  else if (!as_file || !S_ISLNK (lst->st_mode))
+    d->st = *lst;
+  else
+    {
+      d->is_link = true;
+      if (stat (dst, &d->st) != 0)
+        {
+          d->exists = false;
+          /* -f: cp removes a DEST it cannot open, a symlink loop too;
+             here the new file replaces the link itself.  */
+          if (errno == ELOOP && x->force)
+            {
+              d->is_link = false;
+              errno = ENOENT;
+            }
+        }
+    }
+  if (!d->exists && errno != ENOENT)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (dst));
+      return DO_FAIL;
+    }
+  if (!d->exists && dst[0] && dst[strlen (dst) - 1] == '/')
+    {
+      /* "new/" names a directory that is not there: cp's open fails.  */
+      error (0, ENOTDIR, "cannot create regular file %s", quoteaf (dst));
+      return DO_FAIL;
+    }
+  enum verdict v = DO_COPY;
+  if (d->exists)
+    v = judge_existing (x, e->fts_path, e->fts_statp, dst, &d->st,
+                        e->fts_level == FTS_ROOTLEVEL);
+  /* A symlink this run made leads wherever its source said: writing
+     through it could replace any file (coreutils' tests/cp/abuse.sh).
+     cp refuses for operands; here no file of a tree does it either.  */
+  if ((v == DO_COPY || v == DO_REPLACE_AS_NEW) && d->is_link
+      && created_here (lst))
+    {
+      error (0, 0, "will not copy %s through just-created symlink %s",
+             quoteaf_n (0, e->fts_path), quoteaf_n (1, dst));
+      return DO_FAIL;
+    }
+  return v;
+}
+
 /* Copy entry E, which is not a directory, to DST.  */
 static bool
 copy_entry (struct walk *w, FTSENT *e, char const *dst)
@@ -384,49 +555,40 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
   struct copy_options const *x = w->x;
   struct stat const *st = e->fts_statp;
   char const *src = e->fts_path;
+  bool operand = e->fts_level == FTS_ROOTLEVEL;
   /* Without -r, cp copies the data of a FIFO or device, but a symlink
      it does not follow (-P, -d) stays a symlink.  */
   bool as_file = (S_ISREG (st->st_mode)
                   || (!x->recursive && !S_ISLNK (st->st_mode)));
+  /* Names that lead to one file are hard links, or symlinks followed,
+     which may lead to it again even when it has a single link.  */
+  bool hard_links = (x->preserve.links && !S_ISDIR (st->st_mode)
+                     && (st->st_nlink > 1 || x->deref == DEREF_ALWAYS
+                         || (x->deref == DEREF_COMMAND_LINE && operand)));
+  struct node_spec n = { st, NULL, NULL };
 
   /* A regular copy writes through a symlink DST, as cp does; a symlink
      or node takes the place of whatever DST is.  */
-  struct dst_state d = { .exists = true };
-  enum verdict v = DO_COPY;
-  if (lstat (dst, &d.st) != 0)
-    d.exists = false;
-  else if (as_file && S_ISLNK (d.st.st_mode))
+  struct dst_state d;
+  struct stat lst;
+  enum verdict v = examine_dst (w, e, dst, as_file, &d, &lst);
+  if (v == DO_SKIP_NOT_NEWER && hard_links)
     {
-      d.is_link = true;
-      if (stat (dst, &d.st) != 0)
-        d.exists = false;   /* dangling: copy_file refuses it */
+      /* cp -u still links what it skips to the copy of an earlier name
+         of the same file, and remembers the first.  */
+      n.link_to = earlier_copy (st);
+      if (!n.link_to)
+        remember_copy (st, dst);
+      else if (!make_replacing (x, src, dst, &n))
+        return false;
+      return true;
     }
-  if (!d.exists && errno != ENOENT)
-    {
-      error (0, errno, "cannot stat %s", quoteaf (dst));
-      v = DO_FAIL;
-    }
-  else if (!d.exists && dst[0] && dst[strlen (dst) - 1] == '/')
-    {
-      /* "new/" names a directory that is not there: cp's open fails.  */
-      error (0, ENOTDIR, "cannot create regular file %s", quoteaf (dst));
-      v = DO_FAIL;
-    }
-  else if (d.exists)
-    v = judge_existing (x, src, st, dst, &d.st);
-  if (v == DO_SKIP)
+  if (v == DO_SKIP || v == DO_SKIP_NOT_NEWER)
     return true;
   if (v == DO_FAIL)
     return false;
   d.as_new = v == DO_REPLACE_AS_NEW;
 
-  struct node_spec n = { st, NULL, NULL };
-  /* Names that lead to one file are hard links, or symlinks followed,
-     which may lead to it again even when it has a single link.  */
-  bool hard_links = (x->preserve.links && !S_ISDIR (st->st_mode)
-                     && (st->st_nlink > 1 || x->deref == DEREF_ALWAYS
-                         || (x->deref == DEREF_COMMAND_LINE
-                             && e->fts_level == FTS_ROOTLEVEL)));
   n.link_to = hard_links ? earlier_copy (st) : NULL;
   say_copied (x, src, dst);
 
@@ -436,6 +598,8 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       ok = make_replacing (x, src, dst, &n);
       if (ok)
         summary_made (SUM_HARD_LINK);
+      if (ok && operand)
+        record_made (dst, operand);
       return ok;
     }
   if (as_file)
@@ -460,6 +624,8 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       if (ok)
         summary_made (SUM_SPECIAL);
     }
+  if (ok)
+    record_made (dst, operand);
   if (ok && hard_links)
     remember_copy (st, dst);
   return ok;

@@ -56,6 +56,8 @@ shell_tests = \
   tests/compat-tree.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
+  tests/compat-same.sh \
+  tests/compat-abuse.sh \
   tests/completion.sh \
   tests/options-documented.sh
 
