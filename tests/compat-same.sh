@@ -44,6 +44,23 @@ sl2 hlsl      1 0 1 0 0 1 1 0
 hlsl sl2      1 0 1 0 0 1 1 0
 EOF
 
+# One file through two mounts of its directory: the same inode and
+# device under two paths, refused even though no name is shared.
+if test "$(id -u)" = 0 && mkdir bm.1 bm.2 \
+   && mount --bind bm.1 bm.2 2>/dev/null && umount bm.2; then
+  prep_bind () { mkdir m1 m2 && echo data >m1/f && mount --bind m1 m2; }
+  prep=prep_bind
+  for opts in : -f -a -d; do
+    test "$opts" = : && opts=
+    both "bind-mount$opts" 1 $opts m1/f m2/f
+    umount cp.bind-mount$opts/m2 sparsecp.bind-mount$opts/m2 \
+      || framework_failure_ "cannot unmount m2"
+  done
+  prep=
+else
+  echo "NOTE: bind mounts not possible here; that case not run"
+fi
+
 # A later operand onto the copy an earlier one made: refused, the first
 # copy kept.  With -r, the second operand is still refused.
 prep_abc () { mkdir a b c && echo a >a/f && echo b >b/f; }
