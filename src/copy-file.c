@@ -192,13 +192,13 @@ try_clone (struct copier *c, struct copy_options const *x)
   return COPY_FAILED;
 }
 
-/* Where the bytes for DST, a symlink, really go: the file it points to,
-   as cp writes through symlinks.  Return NULL after reporting an
-   error.  */
+/* Where the bytes for DST, a symlink reached as PATH, really go: the
+   file it points to, as cp writes through symlinks.  Return NULL after
+   reporting an error.  */
 static char *
-resolve_target (char const *dst)
+resolve_target (char const *dst, char const *path)
 {
-  char *real = realpath (dst, NULL);
+  char *real = realpath (path, NULL);
   if (real || errno != ENOENT)
     {
       if (!real)
@@ -212,7 +212,7 @@ resolve_target (char const *dst)
       error (0, 0, "not writing through dangling symlink %s", quoteaf (dst));
       return NULL;
     }
-  real = canonicalize_filename_mode (dst, CAN_ALL_BUT_LAST);
+  real = canonicalize_filename_mode (path, CAN_ALL_BUT_LAST);
   if (!real)
     error (0, errno, "cannot create regular file %s", quoteaf (dst));
   return real;
@@ -392,8 +392,8 @@ set_dst_attributes (int fd, char const *temp, char const *dst,
 }
 
 bool
-copy_file (char const *src, char const *dst, struct dst_state const *d,
-           struct copy_options const *x)
+copy_file (char const *src, struct stat const *src_st, char const *dst,
+           struct dst_state const *d, struct copy_options const *x)
 {
   struct stat sst;
   bool ok = false;
@@ -410,6 +410,16 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
       close (src_fd);
       return false;
     }
+  /* Swapped for a symlink to another file since the walk saw it: what
+     open found is not what the user asked to copy.  A symlink the walk
+     saw and did not follow is never copied here.  */
+  if (!SAME_INODE (sst, *src_st))
+    {
+      error (0, 0, "skipping file %s, as it was replaced while being copied",
+             quoteaf (src));
+      close (src_fd);
+      return false;
+    }
   if (S_ISREG (sst.st_mode))
     ignore_value (posix_fadvise (src_fd, 0, 0, POSIX_FADV_SEQUENTIAL));
 
@@ -420,7 +430,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
   int dst_fd;
   if (in_place)
     {
-      dst_fd = open (dst, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+      dst_fd = open (d->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
       if (dst_fd < 0)
         error (0, errno, "cannot open %s for writing", quoteaf (dst));
     }
@@ -438,7 +448,7 @@ copy_file (char const *src, char const *dst, struct dst_state const *d,
           final_mode = mode & ~x->umask;
           mode |= S_IWUSR;
         }
-      target = d->is_link ? resolve_target (dst) : xstrdup (dst);
+      target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
       dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
       if (target && dst_fd < 0)
         error (0, errno, "cannot create regular file %s", quoteaf (dst));

@@ -12,18 +12,21 @@
    and not the source.  */
 struct dst_state
 {
+  char const *path;   /* where to reach DST: its name, or a name through
+                         the directory that holds it (dst-dir.h) */
   bool exists;
   bool is_link;       /* a symlink, written through as cp does */
   bool as_new;        /* give it a new file's attributes, not its own */
   struct stat st;     /* when it exists: the status of what it names */
 };
 
-/* Copy the contents of SRC, which is not a directory, following
-   symlinks, to DST, which is as *D says, and give DST the attributes X
-   preserves.  Return true if DST now holds exactly SRC's bytes;
-   otherwise report why, leave any earlier DST untouched, and return
-   false.  */
-bool copy_file (char const *src, char const *dst, struct dst_state const *d,
-                struct copy_options const *);
+/* Copy the contents of SRC, which is not a directory and whose status
+   the caller found to be *SRC_ST (following symlinks or not), to DST,
+   which is as *D says, and give DST the attributes X preserves.  Return
+   true if DST now holds exactly SRC's bytes; otherwise report why (SRC
+   replaced by another file since *SRC_ST included), leave any earlier
+   DST untouched, and return false.  */
+bool copy_file (char const *src, struct stat const *src_st, char const *dst,
+                struct dst_state const *d, struct copy_options const *);
 
 #endif

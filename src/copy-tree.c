@@ -14,6 +14,7 @@
 
 #include "copy-file.h"
 #include "created.h"
+#include "dst-dir.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
@@ -167,16 +168,54 @@ check_not_into_itself (char const *src, struct stat const *st,
   return true;
 }
 
-/* Make DST, the copy of directory entry E, or take the directory that
-   is already there; note in E what its postorder visit must do.  */
+/* The directory that holds the copy of entry E, open for dst_dir_name,
+   or -1: the walk holds the copy of each directory it is in (see
+   make_directory) in the fts_pointer of the directory's entry.  */
+static int
+held_dir (FTSENT const *e)
+{
+  return (int) (intptr_t) e->fts_pointer - 1;
+}
+
+static void
+hold_dir (FTSENT *e, int fd)
+{
+  e->fts_pointer = (void *) (intptr_t) (fd + 1);
+}
+
+static void
+release_dir (FTSENT *e)
+{
+  if (held_dir (e) >= 0)
+    close (held_dir (e));
+  e->fts_pointer = NULL;
+}
+
+/* Whether DST, reached as AT, where a directory is to be copied, is to
+   be looked up following a symlink: as cp does, only for an operand, and
+   below it with -L, when the symlink is not one this run made.  */
 static bool
-make_directory (struct walk *w, FTSENT *e, char const *dst)
+follow_dst_dir (struct copy_options const *x, FTSENT const *e,
+                char const *at)
+{
+  struct stat lst;
+  return (e->fts_level == FTS_ROOTLEVEL
+          || (x->deref == DEREF_ALWAYS && lstat (at, &lst) == 0
+              && S_ISLNK (lst.st_mode) && !created_here (&lst)));
+}
+
+/* Make DST, reached as AT, the copy of directory entry E, or take the
+   directory that is already there; hold it open for what is copied
+   into it, and note in E what its postorder visit must do.  */
+static bool
+make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
 {
   struct copy_options const *x = w->x;
   struct stat const *st = e->fts_statp;
   struct stat dst_st;
+  bool follow = follow_dst_dir (x, e, at);
 
-  if (stat (dst, &dst_st) == 0)
+  if ((follow ? stat (at, &dst_st) : lstat (at, &dst_st)) == 0)
     {
       if (!S_ISDIR (dst_st.st_mode))
         {
@@ -185,57 +224,90 @@ make_directory (struct walk *w, FTSENT *e, char const *dst)
           return false;
         }
       e->fts_number = DIR_FINISH;
+    }
+  else if (errno != ENOENT)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (dst));
+      return false;
+    }
+  else
+    {
+      if (mkdir (at, x->default_modes ? 0777 : st->st_mode & 07777) != 0)
+        {
+          error (0, errno, "cannot create directory %s", quoteaf (dst));
+          return false;
+        }
+      say_copied (x, e->fts_path, dst);
+      summary_made (SUM_DIRECTORY);
+      e->fts_number = DIR_FINISH | DIR_NEW;
+      follow = false;
+    }
+
+  /* What is copied into it goes through this descriptor: a directory
+     renamed away and replaced by a symlink meanwhile is not followed.  */
+  int fd = dst_dir_open (at, follow);
+  struct stat held;
+  if (fd < 0 || fstat (fd, &held) != 0)
+    {
+      error (0, errno, "cannot open directory %s", quoteaf (dst));
+      if (fd >= 0)
+        close (fd);
+      return false;
+    }
+  hold_dir (e, fd);
+  if (!(e->fts_number & DIR_NEW))
+    {
+      if (!SAME_INODE (held, dst_st))
+        {
+          error (0, 0, "%s was replaced while being copied to",
+                 quoteaf (dst));
+          return false;
+        }
       return true;
     }
-  if (errno != ENOENT)
-    {
-      error (0, errno, "cannot stat %s", quoteaf (dst));
-      return false;
-    }
-  if (mkdir (dst, x->default_modes ? 0777 : st->st_mode & 07777) != 0)
-    {
-      error (0, errno, "cannot create directory %s", quoteaf (dst));
-      return false;
-    }
-  say_copied (x, e->fts_path, dst);
-  summary_made (SUM_DIRECTORY);
-  e->fts_number = DIR_FINISH | DIR_NEW;
 
   /* We must be able to fill it; its own mode comes back at the end.  */
-  if (lstat (dst, &dst_st) != 0)
+  if ((held.st_mode & S_IRWXU) != S_IRWXU)
     {
-      error (0, errno, "cannot stat %s", quoteaf (dst));
-      return false;
-    }
-  if ((dst_st.st_mode & S_IRWXU) != S_IRWXU)
-    {
-      if (chmod (dst, dst_st.st_mode | S_IRWXU) != 0)
+      char *self = dst_dir_name (fd, NULL, at);
+      int r = chmod (self, held.st_mode | S_IRWXU);
+      int e_chmod = errno;
+      free (self);
+      if (r != 0)
         {
-          error (0, errno, "cannot make %s writable", quoteaf (dst));
+          error (0, e_chmod, "cannot make %s writable", quoteaf (dst));
           return false;
         }
       e->fts_number |= DIR_RESTORE
-                       | (long) (dst_st.st_mode & 07777) << DIR_MODE_SHIFT;
+                       | (long) (held.st_mode & 07777) << DIR_MODE_SHIFT;
     }
   return true;
 }
 
-/* Give the finished directory DST the attributes of entry E.  */
+/* Give the finished directory DST the attributes of entry E, and let
+   it go.  Only a directory held by make_directory is touched: fts visits
+   again, as finished, one that make_directory failed on, and its name
+   may lead anywhere by now.  */
 static bool
 finish_directory (struct walk *w, FTSENT *e, char const *dst)
 {
   long f = e->fts_number;
   struct preserve_set const *p = &w->x->preserve;
-  if (!(f & DIR_FINISH))
-    return true;
+  bool ok = true;
   e->fts_number = 0;
-  if (!(f & DIR_NEW) && !p->mode && !p->ownership && !p->timestamps
-      && !p->xattr)
-    return true;
-  mode_t mode = (f & DIR_RESTORE ? (mode_t) (f >> DIR_MODE_SHIFT)
-                 : (mode_t) -1);
-  struct attr_target t = { dst, dst, -1 };
-  return set_attributes (&t, e->fts_path, -1, e->fts_statp, mode, w->x);
+  if ((f & DIR_FINISH) && held_dir (e) >= 0
+      && ((f & DIR_NEW) || p->mode || p->ownership || p->timestamps
+          || p->xattr))
+    {
+      mode_t mode = (f & DIR_RESTORE ? (mode_t) (f >> DIR_MODE_SHIFT)
+                     : (mode_t) -1);
+      char *self = dst_dir_name (held_dir (e), NULL, dst);
+      struct attr_target t = { dst, self, -1 };
+      ok = set_attributes (&t, e->fts_path, -1, e->fts_statp, mode, w->x);
+      free (self);
+    }
+  release_dir (e);
+  return ok;
 }
 
 /* What to do with an existing destination.  */
@@ -319,14 +391,15 @@ same_file_ok (struct copy_options const *x, char const *src,
   return false;
 }
 
-/* -i: ask whether to replace DST, *DST_ST, in cp's words.  */
+/* -i: ask whether to replace DST, *DST_ST, reached as AT, in cp's
+   words.  */
 static bool
 overwrite_ok (struct copy_options const *x, char const *dst,
-              struct stat const *dst_st)
+              char const *at, struct stat const *dst_st)
 {
   progress_clear ();
   if (S_ISLNK (dst_st->st_mode) || geteuid () == 0
-      || faccessat (AT_FDCWD, dst, W_OK, AT_EACCESS) == 0)
+      || faccessat (AT_FDCWD, at, W_OK, AT_EACCESS) == 0)
     fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (dst));
   else
     {
@@ -342,18 +415,18 @@ overwrite_ok (struct copy_options const *x, char const *dst,
   return yesno ();
 }
 
-/* Decide, as cp does with -n, -u, -i and -f, whether DST, which exists
-   with status *DST_ST, is replaced by SRC, status *ST.  OPERAND says
-   that SRC was named on the command line: its copy must not replace
-   one that an earlier operand made.  */
+/* Decide, as cp does with -n, -u, -i and -f, whether DST, reached as
+   AT, which exists with status *DST_ST, is replaced by SRC, status *ST.
+   OPERAND says that SRC was named on the command line: its copy must
+   not replace one that an earlier operand made.  */
 static enum verdict
 judge_existing (struct copy_options const *x, char const *src,
-                struct stat const *st, char const *dst,
+                struct stat const *st, char const *dst, char const *at,
                 struct stat const *dst_st, bool operand)
 {
   bool nothing_to_do = false;
   if (x->overwrite != OVERWRITE_NO
-      && !same_file_ok (x, src, st, dst, dst_st, &nothing_to_do))
+      && !same_file_ok (x, src, st, at, dst_st, &nothing_to_do))
     {
       error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
              quoteaf_n (1, dst));
@@ -361,10 +434,10 @@ judge_existing (struct copy_options const *x, char const *src,
     }
   if (nothing_to_do)
     return DO_SKIP;
-  if (x->update && utimecmp (dst, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
+  if (x->update && utimecmp (at, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
     return DO_SKIP_NOT_NEWER;
   if (x->overwrite == OVERWRITE_NO
-      || (x->overwrite == OVERWRITE_ASK && !overwrite_ok (x, dst, dst_st)))
+      || (x->overwrite == OVERWRITE_ASK && !overwrite_ok (x, dst, at, dst_st)))
     return DO_SKIP;
   if (S_ISDIR (dst_st->st_mode))
     {
@@ -383,7 +456,7 @@ judge_existing (struct copy_options const *x, char const *src,
   /* cp cannot open a file it may not write, and says so unless -f lets
      it remove the file first.  A rename would not notice: ask.  */
   if (S_ISREG (dst_st->st_mode)
-      && faccessat (AT_FDCWD, dst, W_OK, AT_EACCESS) != 0
+      && faccessat (AT_FDCWD, at, W_OK, AT_EACCESS) != 0
       && errno == EACCES)
     {
       if (x->force)
@@ -439,20 +512,21 @@ make_node (char const *name, void *v)
   return mknod (name, n->st->st_mode & (S_IFMT | 07777), n->st->st_rdev);
 }
 
-/* Make DST anew as a hard link, symlink or special file as N says, with
-   the attributes of SRC, and put it in place of any earlier DST.  */
+/* Make DST, reached as AT, anew as a hard link, symlink or special file
+   as N says, with the attributes of SRC, and put it in place of any
+   earlier DST.  */
 static bool
 make_replacing (struct copy_options const *x, char const *src,
-                char const *dst, struct node_spec const *n)
+                char const *dst, char const *at, struct node_spec const *n)
 {
   /* A hard link already in place: renaming a link over another link
      to the same file would do nothing and leave the temporary behind.  */
   struct stat a, b;
-  if (n->link_to && lstat (dst, &a) == 0 && lstat (n->link_to, &b) == 0
+  if (n->link_to && lstat (at, &a) == 0 && lstat (n->link_to, &b) == 0
       && SAME_INODE (a, b))
     return true;
 
-  char *temp = temp_node_create (dst, make_node, (void *) n);
+  char *temp = temp_node_create (at, make_node, (void *) n);
   if (!temp)
     {
       char const *what = (n->link_to ? "hard link"
@@ -471,7 +545,7 @@ make_replacing (struct copy_options const *x, char const *src,
       struct attr_target t = { dst, temp, -1 };
       ok = set_attributes (&t, src, -1, n->st, mode, x);
     }
-  if (ok && temp_commit (temp, dst) != 0)
+  if (ok && temp_commit (temp, at) != 0)
     {
       error (0, errno, "cannot replace %s", quoteaf (dst));
       ok = false;
@@ -492,23 +566,24 @@ record_made (char const *dst, bool operand)
     created_add (&st);
 }
 
-/* Look at DST, where entry E is to be copied, as cp does: *D is what
-   is there, *LST what lstat said.  AS_FILE: the copy writes data, so a
-   symlink DST is followed.  Return the verdict.  */
+/* Look at DST, reached as AT, where entry E is to be copied, as cp
+   does: *D is what is there, *LST what lstat said.  AS_FILE: the copy
+   writes data, so a symlink DST is followed.  Return the verdict.  */
 static enum verdict
 examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
-             bool as_file, struct dst_state *d, struct stat *lst)
+             char const *at, bool as_file, struct dst_state *d,
+             struct stat *lst)
 {
   struct copy_options const *x = w->x;
-  *d = (struct dst_state) { .exists = true };
-  if (lstat (dst, lst) != 0)
+  *d = (struct dst_state) { .exists = true, .path = at };
+  if (lstat (at, lst) != 0)
     d->exists = false;
   else if (!as_file || !S_ISLNK (lst->st_mode))
     d->st = *lst;
   else
     {
       d->is_link = true;
-      if (stat (dst, &d->st) != 0)
+      if (stat (at, &d->st) != 0)
         {
           d->exists = false;
           /* -f: cp removes a DEST it cannot open, a symlink loop too;
@@ -533,7 +608,7 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
     }
   enum verdict v = DO_COPY;
   if (d->exists)
-    v = judge_existing (x, e->fts_path, e->fts_statp, dst, &d->st,
+    v = judge_existing (x, e->fts_path, e->fts_statp, dst, at, &d->st,
                         e->fts_level == FTS_ROOTLEVEL);
   /* A symlink this run made leads wherever its source said: writing
      through it could replace any file (coreutils' tests/cp/abuse.sh).
@@ -548,9 +623,9 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   return v;
 }
 
-/* Copy entry E, which is not a directory, to DST.  */
+/* Copy entry E, which is not a directory, to DST, reached as AT.  */
 static bool
-copy_entry (struct walk *w, FTSENT *e, char const *dst)
+copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
 {
   struct copy_options const *x = w->x;
   struct stat const *st = e->fts_statp;
@@ -571,7 +646,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
      or node takes the place of whatever DST is.  */
   struct dst_state d;
   struct stat lst;
-  enum verdict v = examine_dst (w, e, dst, as_file, &d, &lst);
+  enum verdict v = examine_dst (w, e, dst, at, as_file, &d, &lst);
   if (v == DO_SKIP_NOT_NEWER && hard_links)
     {
       /* cp -u still links what it skips to the copy of an earlier name
@@ -579,7 +654,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
       n.link_to = earlier_copy (st);
       if (!n.link_to)
         remember_copy (st, dst);
-      else if (!make_replacing (x, src, dst, &n))
+      else if (!make_replacing (x, src, dst, at, &n))
         return false;
       return true;
     }
@@ -595,15 +670,15 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
   bool ok;
   if (n.link_to)
     {
-      ok = make_replacing (x, src, dst, &n);
+      ok = make_replacing (x, src, dst, at, &n);
       if (ok)
         summary_made (SUM_HARD_LINK);
       if (ok && operand)
-        record_made (dst, operand);
+        record_made (at, operand);
       return ok;
     }
   if (as_file)
-    ok = copy_file (src, dst, &d, x);
+    ok = copy_file (src, st, dst, &d, x);
   else if (S_ISLNK (st->st_mode))
     {
       char *target = read_link (src, st);
@@ -613,19 +688,19 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst)
           return false;
         }
       n.link_target = target;
-      ok = make_replacing (x, src, dst, &n);
+      ok = make_replacing (x, src, dst, at, &n);
       free (target);
       if (ok)
         summary_made (SUM_SYMLINK);
     }
   else
     {
-      ok = make_replacing (x, src, dst, &n);
+      ok = make_replacing (x, src, dst, at, &n);
       if (ok)
         summary_made (SUM_SPECIAL);
     }
   if (ok)
-    record_made (dst, operand);
+    record_made (at, operand);
   if (ok && hard_links)
     remember_copy (st, dst);
   return ok;
@@ -640,6 +715,10 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
     w->root_len = e->fts_pathlen - (e->fts_pathlen > 0
                                     && e->fts_path[e->fts_pathlen - 1] == '/');
   char *dst = copy_name (w, e);
+  /* Below the operand, every name is reached through the directory that
+     holds it.  */
+  char *at = (e->fts_level == FTS_ROOTLEVEL ? xstrdup (dst)
+              : dst_dir_name (held_dir (e->fts_parent), e->fts_name, dst));
   bool ok = true;
 
   switch (e->fts_info)
@@ -655,9 +734,13 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
                && !check_not_into_itself (e->fts_path, e->fts_statp, dst))
         ok = false;
       else
-        ok = make_directory (w, e, dst);
+        ok = make_directory (w, e, dst, at);
       if (!ok)
-        fts_set (fts, e, FTS_SKIP);
+        {
+          release_dir (e);
+          e->fts_number = 0;
+          fts_set (fts, e, FTS_SKIP);
+        }
       break;
 
     case FTS_DP:
@@ -693,7 +776,7 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
     case FTS_F:
     case FTS_SL:
     case FTS_DEFAULT:
-      ok = copy_entry (w, e, dst);
+      ok = copy_entry (w, e, dst, at);
       break;
 
     default:
@@ -705,6 +788,7 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
       w->ok = false;
       summary_failure ();
     }
+  free (at);
   free (dst);
 }
 

@@ -34,6 +34,10 @@ tests_faultinject_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_faultinject_so_LDFLAGS = -shared
 tests_faultinject_so_LDADD = -ldl
 
+# Swaps directories for symlinks while a copy runs, for tests/race.sh.
+check_PROGRAMS += tests/swapdirs
+tests_swapdirs_SOURCES = tests/swapdirs.c
+
 # Rewrites a file generation after generation, and checks copies of it.
 check_PROGRAMS += tests/stress
 tests_stress_SOURCES = tests/stress.c
@@ -58,6 +62,7 @@ shell_tests = \
   tests/compat-errors.sh \
   tests/compat-same.sh \
   tests/compat-abuse.sh \
+  tests/race.sh \
   tests/completion.sh \
   tests/options-documented.sh
 
