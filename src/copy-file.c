@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include "copy-data.h"
+#include "dst-dir.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
 #include "summary.h"
 #include "verify.h"
 #include "canonicalize.h"
+#include "dirname.h"
 #include "error.h"
 #include "ignore-value.h"
 #include "quotearg.h"
@@ -216,6 +218,24 @@ resolve_target (char const *dst, char const *path)
   if (!real)
     error (0, errno, "cannot create regular file %s", quoteaf (dst));
   return real;
+}
+
+/* Hold open the directory of TARGET, a file reached by following a
+   symlink DST, in *DIRFD, and return a name for TARGET through it (see
+   dst-dir.h), freeing TARGET: the temporary file and the rename that
+   replaces TARGET then happen in one directory, even if its path
+   changes meanwhile.  */
+static char *
+hold_target_dir (char *target, int *dirfd)
+{
+  char *dir = dir_name (target);
+  *dirfd = dst_dir_open (dir, true);
+  free (dir);
+  if (*dirfd < 0)
+    return target;      /* creating the temporary file will say why */
+  char *held = dst_dir_name (*dirfd, last_component (target), target);
+  free (target);
+  return held;
 }
 
 /* For --debug: say how the source was copied into its SIZE bytes: with
@@ -426,6 +446,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   /* A device or FIFO cannot be replaced by rename: write into it.  */
   bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
+  int target_dir = -1;
   mode_t final_mode = (mode_t) -1;   /* set once the copy is complete */
   int dst_fd;
   if (in_place)
@@ -449,6 +470,8 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
           mode |= S_IWUSR;
         }
       target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
+      if (target && d->is_link)
+        target = hold_target_dir (target, &target_dir);
       dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
       if (target && dst_fd < 0)
         error (0, errno, "cannot create regular file %s", quoteaf (dst));
@@ -489,6 +512,8 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     }
 
  out_src:
+  if (target_dir >= 0)
+    close (target_dir);
   close (src_fd);
   free (target);
   free (temp);

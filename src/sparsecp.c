@@ -235,10 +235,15 @@ hole by both methods) are caught only by --verify.\n\
 Each regular file, symlink, special file and hard link is made under a\n\
 temporary name in its directory and renamed over DEST only when complete,\n\
 so a failed copy leaves an existing DEST untouched; a DEST with other hard\n\
-links is replaced by a new file.  A DEST that is a device or a FIFO\n\
-cannot be replaced by rename: it is written in place, so a failed copy\n\
-leaves it partly written, and --verify does not apply to it.  A source\n\
-that changes while it is copied is copied again, up to 3 times in all.\n\
+links is replaced by a new file.  A regular copy onto a DEST that is a\n\
+symlink goes, as with cp, to the file the symlink points to: the temporary\n\
+file is made in that file's directory and renamed over that file, never\n\
+over the symlink, which is kept.  A dangling DEST symlink is refused\n\
+(followed with POSIXLY_CORRECT), and a symlink this run made is never\n\
+written through.  A DEST that is a device or a FIFO cannot be replaced\n\
+by rename: it is written in place, so a failed copy leaves it partly\n\
+written, and --verify does not apply to it.  A source that changes while\n\
+it is copied is copied again, up to 3 times in all.\n\
 \n\
 Examples:\n\
   sparsecp vm.img /backup/vm.img        copy a disk image, keeping its holes\n\
