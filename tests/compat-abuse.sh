@@ -11,7 +11,7 @@
 # The link a/1 leads to t, outside c, which exists or not.
 prep_abuse () { mkdir a b c && ln -s ../t a/1 && echo payload >b/1; }
 prep_abuse_t () { prep_abuse && echo i >t; }
-for opts in -dR -a -r -rP '-dR -f' '-dR --reflink=auto'; do
+for opts in -dR -a -r -rP -RL -RH '-dR -f' '-dR --reflink=auto'; do
   name=$(echo "$opts" | tr -d ' =')
   prep=prep_abuse
   both "abuse-dangling$name" 1 $opts a/1 b/1 c
