@@ -57,8 +57,11 @@ map_fiemap (int fd, struct stat const *st,
             struct extent_map *m, map_distrust *why)
 {
   size_t count = fiemap_batch (st);
-  struct fiemap *fm = xmalloc (sizeof *fm
-                               + count * sizeof (struct fiemap_extent));
+  /* Zeroed, not only for safety: valgrind does not see the kernel fill
+     fm_extents, and would report every extent read as uninitialised
+     (coreutils' tests/cp/copy-FMR.sh runs cp under valgrind).  */
+  struct fiemap *fm = xcalloc (1, sizeof *fm
+                                  + count * sizeof (struct fiemap_extent));
   enum map_status status = MAP_OK;
   off_t pos = 0;
   bool complete = false;
