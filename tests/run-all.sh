@@ -1,6 +1,7 @@
 #!/bin/sh
 # The project's whole test run on a fresh Debian 12 machine, as root:
-# install what is needed, build, make check, make distcheck, make vmcheck.
+# install what is needed, build, make check, make distcheck, a minute of
+# fuzzing, coreutils' tests of cp (make compat-check), make vmcheck.
 # README.md's test command and .ci/run both run this.
 set -eu
 cd "$(dirname "$0")/.."
@@ -11,7 +12,8 @@ apt-get install -y --no-install-recommends \
   build-essential autoconf automake gnulib pkg-config check libacl1-dev acl \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
-  libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev
+  libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev \
+  dpkg-dev attr perl
 
 ./bootstrap
 ./configure --enable-warnings
@@ -19,6 +21,7 @@ make -j"$(nproc)"
 make -j"$(nproc)" check
 make -j"$(nproc)" distcheck
 make fuzz FUZZ_SECONDS=60
+make compat-check
 make vmcheck
 
 # Last, the same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
