@@ -28,3 +28,9 @@ make vmcheck
 make distclean
 ./configure --enable-sanitizers
 make -j"$(nproc)" check
+
+# Leave the tree in its normal build, so that ./src/sparsecp afterwards
+# is the program README's first command builds, not the sanitized one.
+make distclean
+./configure
+make -j"$(nproc)"
