@@ -1,7 +1,8 @@
 #!/bin/sh
 # The project's whole test run on a fresh Debian 12 machine, as root:
 # install what is needed, build, make check, make distcheck, a minute of
-# fuzzing, coreutils' tests of cp (make compat-check), make vmcheck.
+# fuzzing, the Debian package (built, linted, installed and tested),
+# coreutils' tests of cp (make compat-check), make vmcheck.
 # README.md's test command and .ci/run both run this.
 set -eu
 cd "$(dirname "$0")/.."
@@ -13,13 +14,25 @@ apt-get install -y --no-install-recommends \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
   libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev \
-  dpkg-dev attr perl
+  dpkg-dev attr perl debhelper lintian bash-completion man-db
 
 ./bootstrap
 ./configure --enable-warnings
 make -j"$(nproc)"
 make -j"$(nproc)" check
 make -j"$(nproc)" distcheck
+
+# The Debian package, built from the tarball distcheck made: lintian must
+# find no error or warning, and debian/tests/ runs against the installed
+# files, which are removed again afterwards.
+pkg=$(mktemp -d /tmp/sparsecp-deb.XXXXXX)
+tar -xzf sparsecp-*.tar.gz -C "$pkg"
+(cd "$pkg"/sparsecp-*/ && dpkg-buildpackage -us -uc -b)
+lintian --fail-on error,warning "$pkg"/sparsecp_*.changes
+apt-get install -y "$pkg"/sparsecp_*_"$(dpkg --print-architecture)".deb
+sh debian/tests/installed
+apt-get remove -y sparsecp
+rm -rf "$pkg"
 make fuzz FUZZ_SECONDS=60
 make compat-check
 make vmcheck
