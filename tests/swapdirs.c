@@ -103,5 +103,8 @@ main (int argc, char **argv)
         lost += r < 0;
       }
   printf ("%lu swaps, %lu not put back\n", swaps, lost);
+  for (int i = 2; i < argc; i++)
+    free (aside[i]);
+  free (aside);
   return 0;
 }
