@@ -15,6 +15,7 @@
 #include "copy-file.h"
 #include "created.h"
 #include "dst-dir.h"
+#include "file-id.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
@@ -53,27 +54,17 @@ enum
    for --preserve=links.  Kept across operands, as cp does.  */
 struct link_entry
 {
-  dev_t dev;
-  ino_t ino;
+  struct file_id id;    /* first, for file_id_compare */
   char *copy;
 };
 static void *link_table;
-
-static int
-compare_links (void const *a, void const *b)
-{
-  struct link_entry const *p = a, *q = b;
-  if (p->dev != q->dev)
-    return p->dev < q->dev ? -1 : 1;
-  return p->ino < q->ino ? -1 : p->ino > q->ino;
-}
 
 /* The earlier copy of a file with ST's inode, or NULL.  */
 static char const *
 earlier_copy (struct stat const *st)
 {
-  struct link_entry key = { st->st_dev, st->st_ino, NULL };
-  struct link_entry **found = tfind (&key, &link_table, compare_links);
+  struct link_entry key = { file_id_of (st), NULL };
+  struct link_entry **found = tfind (&key, &link_table, file_id_compare);
   return found ? (*found)->copy : NULL;
 }
 
@@ -81,8 +72,8 @@ static void
 remember_copy (struct stat const *st, char const *copy)
 {
   struct link_entry *e = xmalloc (sizeof *e);
-  *e = (struct link_entry) { st->st_dev, st->st_ino, xstrdup (copy) };
-  struct link_entry **slot = tsearch (e, &link_table, compare_links);
+  *e = (struct link_entry) { file_id_of (st), xstrdup (copy) };
+  struct link_entry **slot = tsearch (e, &link_table, file_id_compare);
   if (!slot)
     xalloc_die ();
   if (*slot != e)
@@ -191,17 +182,25 @@ release_dir (FTSENT *e)
   e->fts_pointer = NULL;
 }
 
-/* Whether DST, reached as AT, where a directory is to be copied, is to
-   be looked up following a symlink: as cp does, only for an operand, and
-   below it with -L, when the symlink is not one this run made.  */
-static bool
-follow_dst_dir (struct copy_options const *x, FTSENT const *e,
-                char const *at)
+/* Look at AT, where the copy of directory entry E goes, into *ST, as
+   cp does: following a symlink for an operand, and below it only with
+   -L, and then not a symlink this run made.  Set *FOLLOWED if a symlink
+   was followed.  Return stat's result.  */
+static int
+stat_dst_dir (struct copy_options const *x, FTSENT const *e,
+              char const *at, struct stat *st, bool *followed)
 {
-  struct stat lst;
-  return (e->fts_level == FTS_ROOTLEVEL
-          || (x->deref == DEREF_ALWAYS && lstat (at, &lst) == 0
-              && S_ISLNK (lst.st_mode) && !created_here (&lst)));
+  *followed = e->fts_level == FTS_ROOTLEVEL;
+  if (*followed)
+    return stat (at, st);
+  int r = lstat (at, st);
+  if (r == 0 && S_ISLNK (st->st_mode) && x->deref == DEREF_ALWAYS
+      && !created_here (st))
+    {
+      *followed = true;
+      r = stat (at, st);
+    }
+  return r;
 }
 
 /* Make DST, reached as AT, the copy of directory entry E, or take the
@@ -213,9 +212,9 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
   struct copy_options const *x = w->x;
   struct stat const *st = e->fts_statp;
   struct stat dst_st;
-  bool follow = follow_dst_dir (x, e, at);
+  bool follow;
 
-  if ((follow ? stat (at, &dst_st) : lstat (at, &dst_st)) == 0)
+  if (stat_dst_dir (x, e, at, &dst_st, &follow) == 0)
     {
       if (!S_ISDIR (dst_st.st_mode))
         {
