@@ -3,7 +3,10 @@
 #
 #   stock    Debian's linux-source-6.1, unmodified
 #   patched  stock + kernel/patches (in the order of kernel/patches/series)
-#   debug    patched + kernel/config/debug.config (lockdep, atomic-sleep checks)
+#   debug    patched + kernel/test-hooks + kernel/config/debug.config
+#            (lockdep, atomic-sleep checks)
+#   v1       stock + kernel/v1 (the series as first mailed) + kernel/test-hooks,
+#            to show that the reproducers of v1's defects fail on it
 #
 # Prints the path of the bzImage on stdout; progress goes to stderr.
 #
@@ -13,6 +16,7 @@
 #   KBUILD_DIR      one build tree per variant    (default $SPARSECP_CACHE/kbuild)
 #   KSRC_TARBALL    default /usr/src/linux-source-6.1.tar.xz
 #   KPATCH_DIR      default <repo>/kernel/patches
+#   KPATCH_V1_DIR   default <repo>/kernel/v1
 #   KJOBS           default $(nproc)
 #
 # Each variant is built in-tree in its own copy of the source.  The patched
@@ -34,8 +38,8 @@ say() { printf '%s: %s\n' "$prog" "$*" >&2; }
 
 variant=${1:-}
 case $variant in
-stock|patched|debug) ;;
-*) die "usage: $prog stock|patched|debug" ;;
+stock|patched|debug|v1) ;;
+*) die "usage: $prog stock|patched|debug|v1" ;;
 esac
 
 cache=${SPARSECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp}
@@ -43,6 +47,8 @@ ksrc=${KSRC_DIR:-$cache/linux-src}
 kbuild=${KBUILD_DIR:-$cache/kbuild}
 tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 patchdir=${KPATCH_DIR:-$here/patches}
+v1dir=${KPATCH_V1_DIR:-$here/v1}
+hookdir=$here/test-hooks
 configdir=$here/config
 jobs=${KJOBS:-$(nproc)}
 tree=$kbuild/$variant
@@ -107,15 +113,24 @@ tree_is_current() {
 	[ -f "$1/.sparsecp-base" ] && [ "$(cat "$1/.sparsecp-base")" = "$src_id" ]
 }
 
-# list_series: patch file names in application order.  The series file wins;
-# without it, numbered *.patch files in name order.  Cover letters (0000-*)
-# are never applied.
+# list_series DIR: paths of DIR's patches in application order.  The series
+# file wins; without it, numbered *.patch files in name order.  Cover letters
+# (0000-*) are never applied.
 list_series() {
-	if [ -f "$patchdir/series" ]; then
-		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$patchdir/series"
+	if [ -f "$1/series" ]; then
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
 	else
-		(cd "$patchdir" 2>/dev/null && ls -1 -- *.patch 2>/dev/null) || true
-	fi | grep -v '^0000-' || true
+		(cd "$1" 2>/dev/null && ls -1 -- *.patch 2>/dev/null) || true
+	fi | grep -v '^0000-' | sed "s|^|$1/|" || true
+}
+
+# variant_patches: every patch the variant applies, in order.
+variant_patches() {
+	case $variant in
+	patched) list_series "$patchdir" ;;
+	debug) list_series "$patchdir"; list_series "$hookdir" ;;
+	v1) list_series "$v1dir"; list_series "$hookdir" ;;
+	esac
 }
 
 # unapply_patches: reverse what .sparsecp-applied records, newest first.
@@ -131,17 +146,20 @@ unapply_patches() {
 	rm -rf "$tree/.sparsecp-applied" "$tree/.sparsecp-series"
 }
 
-# apply_patches NAMES...: apply each patch with no fuzz; any fuzz, reject or
-# missing file is fatal and leaves the tree marked for re-creation.
+# apply_patches PATHS...: apply each patch with no fuzz; any fuzz, reject or
+# missing file is fatal and leaves the tree marked for re-creation.  A copy
+# of each, numbered in order, is kept for unapply_patches.
 apply_patches() {
-	local p out
+	local path p out n=0
 	mkdir -p "$tree/.sparsecp-applied"
 	: > "$tree/.sparsecp-applied/list"
-	for p in "$@"; do
-		[ -f "$patchdir/$p" ] || die "series names '$patchdir/$p', which does not exist"
-		say "applying $p"
+	for path in "$@"; do
+		[ -f "$path" ] || die "a series names '$path', which does not exist"
+		n=$((n + 1))
+		p=$n-${path##*/}
+		say "applying $path"
 		if ! out=$(patch -d "$tree" -p1 -N --fuzz=0 --no-backup-if-mismatch \
-				-r - < "$patchdir/$p" 2>&1); then
+				-r - < "$path" 2>&1); then
 			printf '%s\n' "$out" >&2
 			rm -f "$tree/.sparsecp-base"
 			die "'$p' does not apply cleanly (fuzz 0) to linux $kver"
@@ -152,7 +170,7 @@ apply_patches() {
 			die "'$p' needs fuzz"
 		fi
 		printf '%s\n' "$out" | grep -i 'offset' >&2 || true
-		cp "$patchdir/$p" "$tree/.sparsecp-applied/$p"
+		cp "$path" "$tree/.sparsecp-applied/$p"
 		printf '%s\n' "$p" >> "$tree/.sparsecp-applied/list"
 	done
 }
@@ -164,12 +182,12 @@ prepare_tree() {
 	fi
 
 	local names series_id
-	names=$(list_series)
-	[ -n "$names" ] || die "no patches in '$patchdir' (series empty or missing)"
+	names=$(variant_patches)
+	[ -n "$names" ] || die "no patches for $variant (a series is empty or missing)"
 	# The series identity is the ordered names plus every patch's content.
 	series_id=$(for p in $names; do
-		printf '%s ' "$p"
-		sha256sum < "$patchdir/$p" 2>/dev/null || echo missing
+		printf '%s ' "${p##*/}"
+		sha256sum < "$p" 2>/dev/null || echo missing
 	done | sha256sum | cut -d' ' -f1)
 
 	if tree_is_current "$tree" && [ -f "$tree/.sparsecp-series" ] &&
@@ -185,7 +203,7 @@ prepare_tree() {
 		copy_tree "$kbuild/stock" "$tree"
 		stage_done "copied"
 	fi
-	# shellcheck disable=SC2086 # names are whitespace-free file names
+	# shellcheck disable=SC2086 # names are whitespace-free paths
 	apply_patches $names
 	printf '%s\n' "$series_id" > "$tree/.sparsecp-series"
 	stage_done "patched"

@@ -50,8 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define KiB 1024LL
-#define MiB (1024 * KiB)
+#include "guest-util.h"
 
 /* File layout.  A and B are committed data extents before the hole, so the
  * kernel has an extent to copy out (and park on) before it reaches the hole;
@@ -69,9 +68,7 @@
 
 #define EXTENT_SLOTS 64
 
-enum status { ST_OK = 0, ST_WRONG = 1, ST_SETUP = 2 };
-
-static const char *prog = "fiemap-race";
+const char *prog = "fiemap-race";
 static bool verbose;
 static long page_size;
 
@@ -104,38 +101,6 @@ static void *watchdog(void *arg)
 	return NULL;
 }
 
-/* setup_error: report a failed operation with errno and exit 2. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-setup_error(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: setup error: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(err));
-	exit(ST_SETUP);
-}
-
-/* fill_range: write LEN bytes of BYTE at OFF; exits 2 on failure. */
-static void fill_range(int fd, off_t off, size_t len, int byte)
-{
-	char buf[64 * KiB];
-	size_t done = 0;
-
-	memset(buf, byte, sizeof(buf));
-	while (done < len) {
-		size_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
-		ssize_t w = pwrite(fd, buf, n, off + done);
-
-		if (w <= 0)
-			setup_error("cannot write at %lld", (long long)(off + done));
-		done += w;
-	}
-}
-
 /* make_base_file: create PATH with data extents A, B and C committed to disk
  * and an on-disk hole at H (preallocated and committed when PREALLOC). */
 static int make_base_file(const char *path, bool prealloc)
@@ -152,53 +117,6 @@ static int make_base_file(const char *path, bool prealloc)
 	if (fsync(fd) != 0 || syncfs(fd) != 0)
 		setup_error("cannot sync '%s'", path);
 	return fd;
-}
-
-static void print_map(const char *what, const struct fiemap *fm)
-{
-	printf("#   %s: %u extents\n", what, fm->fm_mapped_extents);
-	for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
-		const struct fiemap_extent *e = &fm->fm_extents[i];
-
-		printf("#     [%llu, +%llu) flags 0x%x\n",
-		       (unsigned long long)e->fe_logical,
-		       (unsigned long long)e->fe_length, e->fe_flags);
-	}
-}
-
-/* check_range: does FM report [OFF, OFF+LEN) entirely as written data?
- * Returns 0 if so, else 1 with REASON describing the first defect. */
-static int check_range(const struct fiemap *fm, uint64_t off, uint64_t len,
-		       char *reason, size_t reason_size)
-{
-	uint64_t pos = off, end = off + len;
-
-	while (pos < end) {
-		const struct fiemap_extent *hit = NULL;
-
-		for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
-			const struct fiemap_extent *e = &fm->fm_extents[i];
-
-			if (e->fe_logical <= pos && pos < e->fe_logical + e->fe_length) {
-				hit = e;
-				break;
-			}
-		}
-		if (!hit) {
-			snprintf(reason, reason_size,
-				 "written data at %llu reported as a hole",
-				 (unsigned long long)pos);
-			return 1;
-		}
-		if (hit->fe_flags & FIEMAP_EXTENT_UNWRITTEN) {
-			snprintf(reason, reason_size,
-				 "written data at %llu reported UNWRITTEN",
-				 (unsigned long long)pos);
-			return 1;
-		}
-		pos = hit->fe_logical + hit->fe_length;
-	}
-	return 0;
 }
 
 /* naive_copy: copy SRC to a new file DST_PATH trusting MAP the way cp 8.11
@@ -266,26 +184,6 @@ static void *run_fiemap(void *arg)
 	return NULL;
 }
 
-/* open_uffd: userfaultfd with missing-page faults registered on [AT, +LEN),
- * so kernel accesses there (copy_to_user) wait for us. */
-static int open_uffd(void *at, size_t len)
-{
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = {
-		.range = { .start = (uintptr_t)at, .len = len },
-		.mode = UFFDIO_REGISTER_MODE_MISSING,
-	};
-	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-
-	if (uffd < 0)
-		setup_error("userfaultfd");
-	if (ioctl(uffd, UFFDIO_API, &api) != 0)
-		setup_error("UFFDIO_API");
-	if (ioctl(uffd, UFFDIO_REGISTER, &reg) != 0)
-		setup_error("UFFDIO_REGISTER");
-	return uffd;
-}
-
 /* write_back_commit_reclaim: while fiemap is parked, make the written range
  * stable on disk, commit, and drop its pages (and with them the extent maps,
  * the file being larger than 16 MiB).  Must not take the inode lock, which
@@ -299,8 +197,6 @@ static void write_back_commit_reclaim(int fd)
 		.fm_start = 0, .fm_length = FIEMAP_MAX_OFFSET,
 		.fm_flags = FIEMAP_FLAG_SYNC, .fm_extent_count = EXTENT_SLOTS,
 	} };
-	volatile const char *map;
-	char sum = 0;
 
 	if (sync_file_range(fd, H_OFF, H_LEN, SYNC_FILE_RANGE_WAIT_BEFORE |
 			    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
@@ -311,15 +207,7 @@ static void write_back_commit_reclaim(int fd)
 		print_map("FIEMAP_FLAG_SYNC while parked", &synced.fm);
 	if (syncfs(fd) != 0)
 		setup_error("syncfs");
-	map = mmap(NULL, H_LEN, PROT_READ, MAP_SHARED, fd, H_OFF);
-	if (map == MAP_FAILED)
-		setup_error("mmap");
-	for (long i = 0; i < H_LEN; i += page_size)
-		sum += map[i];          /* map the pages so PAGEOUT sees them */
-	(void)sum;
-	if (madvise((void *)map, H_LEN, MADV_PAGEOUT) != 0)
-		setup_error("madvise(MADV_PAGEOUT)");
-	munmap((void *)map, H_LEN);
+	reclaim_range(fd, H_OFF, H_LEN);
 }
 
 /* race_once: one repetition of CASE in DIR; returns an enum status. */
@@ -329,10 +217,8 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 	char path[4096], copy_path[4096], reason[200] = "";
 	int fd, uffd, status = ST_OK;
 	struct parked_call call;
-	struct uffd_msg msg;
 	pthread_t thread;
-	char *area, *zero;
-	struct pollfd pfd;
+	char *area;
 
 	snprintf(path, sizeof(path), "%s/fiemap-race.%d", dir, rep);
 	snprintf(copy_path, sizeof(copy_path), "%s/fiemap-race.%d.naive", dir, rep);
@@ -346,12 +232,9 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 	 * registered with userfaultfd, begins; fm_extents starts there. */
 	area = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	zero = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED || zero == MAP_FAILED)
+	if (area == MAP_FAILED)
 		setup_error("mmap");
 	memset(area, 0, page_size);
-	memset(zero, 0, page_size);
 	uffd = open_uffd(area + page_size, page_size);
 	call.fd = fd;
 	call.fm = (struct fiemap *)(area + page_size - sizeof(struct fiemap));
@@ -362,29 +245,15 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 	if (pthread_create(&thread, NULL, run_fiemap, &call) != 0)
 		setup_error("pthread_create");
 
-	pfd.fd = uffd;
-	pfd.events = POLLIN;
 	progress("waiting for FIEMAP to fault on the userfaultfd page");
-	if (poll(&pfd, 1, timeout_s * 1000) != 1 ||
-	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
-	    msg.event != UFFD_EVENT_PAGEFAULT) {
-		/* Never parked: the kernel copied nothing before finishing or
-		 * uses no user-space copy for the first extent. */
-		errno = ETIMEDOUT;
-		setup_error("FIEMAP did not fault on the userfaultfd page");
-	}
+	wait_fault(uffd, timeout_s, "FIEMAP");
 
 	progress("writeback, commit and reclaim while FIEMAP is parked");
 	write_back_commit_reclaim(fd);
 	progress("resuming the parked FIEMAP");
 
 	/* Resolve the fault: let fiemap continue from where it parked. */
-	struct uffdio_copy resolve = {
-		.dst = (uintptr_t)(area + page_size),
-		.src = (uintptr_t)zero, .len = page_size,
-	};
-	if (ioctl(uffd, UFFDIO_COPY, &resolve) != 0)
-		setup_error("UFFDIO_COPY");
+	resolve_fault(uffd, area + page_size);
 	pthread_join(thread, NULL);
 	if (call.ret != 0) {
 		errno = call.err;
@@ -412,7 +281,6 @@ static int race_once(const char *dir, bool prealloc, bool copy, int rep,
 
 	close(uffd);
 	munmap(area, 2 * page_size);
-	munmap(zero, page_size);
 	close(fd);
 	unlink(path);
 	unlink(copy_path);

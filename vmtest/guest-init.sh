@@ -4,8 +4,9 @@
 # to the console and to the results disk /dev/vda, then powers off.
 #
 # Kernel command line parameters:
-#   vmtest.variant=stock|patched|debug   what the expectations are
+#   vmtest.variant=stock|patched|debug|v1   what the expectations are
 #   vmtest.reps=N                        fiemap-race repetitions per case
+#   vmtest.wreps=N                       fiemap-window repetitions per case
 #   vmtest.fs=btrfs,btrfs-zstd,ext4,xfs  filesystems to run
 #   vmtest.scans=fiemap,seek,auto        sparsecp --scan methods to run
 #   vmtest.probe=1                       only report that the guest booted
@@ -21,12 +22,13 @@ mount -t tmpfs -o size=256m tmp /tmp
 exec </dev/console >/dev/console 2>&1
 export PATH=/bin
 
-variant=stock reps=20 fslist=btrfs,btrfs-zstd,ext4,xfs probe=0
+variant=stock reps=20 wreps=5 fslist=btrfs,btrfs-zstd,ext4,xfs probe=0
 scans=fiemap,seek,auto
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	vmtest.variant=*) variant=${arg#*=} ;;
 	vmtest.reps=*) reps=${arg#*=} ;;
+	vmtest.wreps=*) wreps=${arg#*=} ;;
 	vmtest.fs=*) fslist=${arg#*=} ;;
 	vmtest.scans=*) scans=${arg#*=} ;;
 	vmtest.probe=*) probe=${arg#*=} ;;
@@ -194,6 +196,39 @@ race_checks() {
 	fi
 }
 
+# window_fixed CASE: does this variant close the fiemap-window CASE?
+# stock and v1 do not; patched and debug will, once kernel/patches is v2.
+window_fixed() {
+	return 1
+}
+
+# window_checks FS DIR: the reproducers of the windows that v1 leaves open.
+window_checks() {
+	local fs=$1 dir=$2 case rc wrong desc
+	for case in sync last front; do
+		fiemap-window -t 60 -n "$wreps" $case "$dir" > /tmp/window 2>&1
+		rc=$?
+		grep -v 'map correct' /tmp/window |
+			awk 'NR <= 3 { print; next } { last = $0 } END { if (last != "") print last }' |
+			sed 's/^/#   /' | tee -a $results
+		wrong=$(grep -c 'WRONG' /tmp/window)
+		desc="$fs/fiemap-window/$case ($wrong of $wreps repetitions wrong)"
+		if [ $rc = 77 ]; then
+			tap ok "$fs/fiemap-window/$case" "SKIP no vmcheck delay hook in this kernel"
+		elif [ $rc != 0 ] && [ $rc != 1 ]; then
+			tap "not ok" "$desc: setup error (exit $rc)"
+		elif window_fixed $case; then
+			if [ $rc = 0 ]; then tap ok "$desc"; else tap "not ok" "$desc"; fi
+		elif [ $rc = 1 ]; then
+			tap "not ok" "$desc" "TODO open on $variant"
+		else
+			note "!!!!!!!! $variant NO LONGER REPRODUCES $fs/fiemap-window/$case !!!!!!!!"
+			tap ok "$desc" "TODO open on $variant NOT REPRODUCED"
+		fi
+		publish
+	done
+}
+
 # run_fs NAME: mount the filesystem NAME and run everything on it.
 run_fs() {
 	local name=$1 dev type opts t0 dir scan scen
@@ -222,7 +257,7 @@ run_fs() {
 	done
 	publish
 	case $type in
-	btrfs) race_checks "$name" "$dir" ;;
+	btrfs) race_checks "$name" "$dir"; window_checks "$name" "$dir" ;;
 	esac
 	rm -rf "$dir"
 	umount /mnt || tap "not ok" "$name/umount"

@@ -6,8 +6,10 @@
 # Environment:
 #   SPARSECP          static sparsecp binary to test (required)
 #   CC                compiler for the static guest programs (default gcc)
-#   VMCHECK_KERNELS   variants to run (default "stock patched debug")
+#   VMCHECK_KERNELS   variants to run (default "stock patched debug"; "v1",
+#                     the series as first mailed, only when named)
 #   VMCHECK_REPS      fiemap-race repetitions per case (default 20)
+#   VMCHECK_WREPS     fiemap-window repetitions per case (default 5)
 #   VMCHECK_FS        filesystems (default btrfs,btrfs-zstd,ext4,xfs)
 #   VMCHECK_ACCEL     auto|tcg|kvm (default auto: short KVM probe, else TCG)
 #   VMCHECK_TIMEOUT   hard limit per boot in seconds (default 1200)
@@ -32,6 +34,7 @@ cache=${SPARSECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp}
 work=${VMCHECK_DIR:-$cache/vmcheck}
 kernels=${VMCHECK_KERNELS:-stock patched debug}
 reps=${VMCHECK_REPS:-20}
+wreps=${VMCHECK_WREPS:-5}
 fslist=${VMCHECK_FS:-btrfs,btrfs-zstd,ext4,xfs}
 accel=${VMCHECK_ACCEL:-auto}
 boot_timeout=${VMCHECK_TIMEOUT:-1200}
@@ -97,9 +100,11 @@ build_initramfs() {
 	local root=$work/initramfs p
 	rm -rf "$root"
 	mkdir -p "$root/bin"
-	for p in fiemap-race mkscenario; do
-		$CC -static -O2 -Wall -Wextra -o "$root/bin/$p" "$top/vmtest/$p.c" -pthread ||
-			return 1
+	$CC -static -O2 -Wall -Wextra -o "$root/bin/mkscenario" "$top/vmtest/mkscenario.c" ||
+		return 1
+	for p in fiemap-race fiemap-window; do
+		$CC -static -O2 -Wall -Wextra -o "$root/bin/$p" "$top/vmtest/$p.c" \
+			"$top/vmtest/guest-util.c" -pthread || return 1
 	done
 	cp "$busybox" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
@@ -174,18 +179,20 @@ show_console() {
 # boot_variant VARIANT: one guest run; turns its results into TAP.
 boot_variant() {
 	local v=$1 kernel=${bzimage[$1]} r splats t=$SECONDS
-	local vfs=$fslist vreps=$reps vscans=fiemap,seek,auto
+	local vfs=$fslist vreps=$reps vwreps=$wreps vscans=fiemap,seek,auto
 	# Lockdep makes the guest about three times slower: the debug kernel
 	# runs the FIEMAP scenarios on btrfs, where the patched code is, and
-	# fewer race repetitions.
-	if [ "$v" = debug ]; then
+	# fewer race repetitions.  v1 is there for its btrfs reproducers.
+	case $v in
+	debug|v1)
 		vfs=$(echo "$fslist" | tr , '\n' | grep '^btrfs' | paste -sd,)
 		vscans=fiemap
 		[ "$vreps" -gt 5 ] && vreps=5
-	fi
+		[ "$vwreps" -gt 3 ] && vwreps=3 ;;
+	esac
 	make_images || { tap_out "not ok" "$v: make filesystem images"; return; }
 	run_qemu "$chosen_accel" "$kernel" "$boot_timeout" \
-		"vmtest.variant=$v vmtest.reps=$vreps vmtest.fs=$vfs vmtest.scans=$vscans"
+		"vmtest.variant=$v vmtest.reps=$vreps vmtest.wreps=$vwreps vmtest.fs=$vfs vmtest.scans=$vscans"
 	r=$?
 	echo "# stage boot $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
 	cp "$work/console.log" "$work/console-$v.log"
