@@ -232,6 +232,34 @@ window_checks() {
 	done
 }
 
+# dump_maps FS DIR: the maps of quiescent files, plain and compressed, one
+# "# map" line per FIEMAP answer, which vmcheck.sh compares with the stock
+# kernel's.
+dump_maps() {
+	local fs=$1 dir=$2/dump rc
+	mkdir -p "$dir"
+	fiemap-dump "$dir" > /tmp/maps 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		sed "s|^map |# map $fs |" /tmp/maps >> $results
+		tap ok "$fs/fiemap-dump ($(grep -c '^map ' /tmp/maps) answers)"
+	else
+		tap "not ok" "$fs/fiemap-dump (exit $rc)"
+		sed 's/^/#   /' /tmp/maps | tail -n 5 | tee -a $results
+	fi
+	publish
+}
+
+# measure_latency FS DIR: how long appends wait for small FIEMAPs of the
+# file's start (a note, not a test; not on the slow debug kernel, and on
+# plain btrfs only).
+measure_latency() {
+	[ "$1" = btrfs ] && [ "$variant" != debug ] || return 0
+	fiemap-latency -n 100 "$2" > /tmp/latency 2>&1
+	sed "s/^/# latency $variant: /" /tmp/latency | tee -a $results
+	publish
+}
+
 # run_fs NAME: mount the filesystem NAME and run everything on it.
 run_fs() {
 	local name=$1 dev type opts t0 dir scan scen
@@ -252,6 +280,9 @@ run_fs() {
 	fi
 	dir=/mnt/$name
 	mkdir -p "$dir"
+	# First, while the filesystem is fresh: the maps include where the
+	# data lies, which depends on everything done before.
+	[ "$name" = btrfs ] && dump_maps "$name" "$dir"
 	for scan in $SCANS; do
 		for scen in $(mkscenario --list); do
 			copy_check "$name" "$scan" "$scen" "$dir"
@@ -262,7 +293,8 @@ run_fs() {
 	case $type in
 	btrfs)
 		race_checks "$name" "$dir"
-		window_checks "$name" "$dir" ;;
+		window_checks "$name" "$dir"
+		measure_latency "$name" "$dir" ;;
 	esac
 	rm -rf "$dir"
 	umount /mnt || tap "not ok" "$name/umount"

@@ -102,7 +102,7 @@ build_initramfs() {
 	mkdir -p "$root/bin"
 	$CC -static -O2 -Wall -Wextra -o "$root/bin/mkscenario" "$top/vmtest/mkscenario.c" ||
 		return 1
-	for p in fiemap-race fiemap-window; do
+	for p in fiemap-race fiemap-window fiemap-dump fiemap-latency; do
 		$CC -static -O2 -Wall -Wextra -o "$root/bin/$p" "$top/vmtest/$p.c" \
 			"$top/vmtest/guest-util.c" -pthread || return 1
 	done
@@ -203,8 +203,10 @@ boot_variant() {
 		*) echo "$line" ;;
 		esac
 	done > "$work/results-$v.txt"
+	: > "$work/maps-$v.txt"
 	while IFS= read -r line; do
 		case $line in
+		"# map "*) echo "${line#\# map }" >> "$work/maps-$v.txt" ;;
 		TAP\|*)
 			line=${line#TAP|}
 			local res=${line%%|*} desc=${line#*|} dir=""
@@ -242,6 +244,28 @@ boot_variant() {
 	fi
 }
 
+# compare_maps: the series must not change the map of a file nobody writes
+# to: every FIEMAP answer fiemap-dump got on a patched kernel must be the
+# stock kernel's, when both ran in this run.
+compare_maps() {
+	local v n
+	[ -s "$work/maps-stock.txt" ] || return 0
+	for v in $kernels; do
+		[ "$v" = stock ] && continue
+		[ -s "$work/maps-$v.txt" ] || continue
+		# debug runs only the btrfs filesystems: compare what both have.
+		n=$(wc -l < "$work/maps-$v.txt")
+		if grep -Fxf "$work/maps-$v.txt" "$work/maps-stock.txt" |
+		   cmp -s - "$work/maps-$v.txt"; then
+			tap_out ok "$v: $n FIEMAP answers on quiescent files identical to stock"
+		else
+			tap_out "not ok" "$v: FIEMAP answers on quiescent files identical to stock"
+			grep -vFxf "$work/maps-stock.txt" "$work/maps-$v.txt" | head -n 20 |
+				sed 's/^/#   differs: /'
+		fi
+	done
+}
+
 # --- main ----------------------------------------------------------------------
 
 # main: everything runs from this function, so bash has parsed the whole
@@ -263,9 +287,11 @@ main() {
 		chosen_accel=$(pick_accel "$first")
 		echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
 	fi
+	rm -f "$work"/maps-*.txt
 	for v in $kernels; do
 		[ -n "${bzimage[$v]:-}" ] && boot_variant "$v"
 	done
+	compare_maps
 
 	echo "1..$ntests"
 	echo "# vmcheck: $ntests tests, $nfail unexpected, $((SECONDS - t_start)) s in all"
