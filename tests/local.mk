@@ -64,7 +64,8 @@ shell_tests = \
   tests/compat-abuse.sh \
   tests/race.sh \
   tests/completion.sh \
-  tests/options-documented.sh
+  tests/options-documented.sh \
+  tests/debian-version.sh
 
 TESTS = $(unit_tests) $(shell_tests)
 TEST_EXTENSIONS = .sh
