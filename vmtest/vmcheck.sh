@@ -253,15 +253,15 @@ compare_maps() {
 	for v in $kernels; do
 		[ "$v" = stock ] && continue
 		[ -s "$work/maps-$v.txt" ] || continue
-		# debug runs only the btrfs filesystems: compare what both have.
+		# fiemap-dump runs on plain btrfs only, which every variant
+		# mounts: the same answers, line for line.
 		n=$(wc -l < "$work/maps-$v.txt")
-		if grep -Fxf "$work/maps-$v.txt" "$work/maps-stock.txt" |
-		   cmp -s - "$work/maps-$v.txt"; then
+		if cmp -s "$work/maps-stock.txt" "$work/maps-$v.txt"; then
 			tap_out ok "$v: $n FIEMAP answers on quiescent files identical to stock"
 		else
 			tap_out "not ok" "$v: FIEMAP answers on quiescent files identical to stock"
-			grep -vFxf "$work/maps-stock.txt" "$work/maps-$v.txt" | head -n 20 |
-				sed 's/^/#   differs: /'
+			diff "$work/maps-stock.txt" "$work/maps-$v.txt" | head -n 20 |
+				sed 's/^/#   /'
 		fi
 	done
 }
