@@ -313,6 +313,22 @@ copy_segment (struct copier *c, struct segment const *seg, off_t size)
 }
 
 enum copy_status
+copy_window (struct copier *c, struct extent_map const *m, off_t size,
+             enum sparse_mode sparse, bool scan_data)
+{
+  struct plan p;
+  struct segment seg;
+  plan_init (&p, m, size, sparse, scan_data);
+  while (plan_next (&p, &seg))
+    {
+      enum copy_status s = copy_segment (c, &seg, size);
+      if (s != COPY_OK)
+        return s;
+    }
+  return COPY_OK;
+}
+
+enum copy_status
 copy_stream (struct copier *c, bool make_holes, off_t *total)
 {
   off_t pos = 0;

@@ -45,6 +45,12 @@ bool clone_whole_file (struct copier *);
 enum copy_status copy_segment (struct copier *, struct segment const *seg,
                                off_t size);
 
+/* Plan and carry out the copy of the window of map M, of a file of SIZE
+   bytes, under SPARSE (SCAN_DATA as for plan_init ()).  */
+enum copy_status copy_window (struct copier *, struct extent_map const *m,
+                              off_t size, enum sparse_mode sparse,
+                              bool scan_data);
+
 /* Read up to N bytes at POS of FD (at its current position if POS < 0),
    retrying interrupted and short reads.  Return the bytes read, fewer
    than N only at end of file, or -1 after reporting an error for NAME,

@@ -61,10 +61,11 @@ looks_sparse (struct stat const *st)
   return (off_t) st->st_blocks * 512 < st->st_size;
 }
 
-/* Build a trusted map of SRC_FD, trying the methods --scan allows.  */
-static void
-map_file (int src_fd, char const *name, struct stat const *st,
-          struct copy_options const *x, struct extent_map *m)
+/* The methods to try on the file NAME whose status is ST, in order, in
+   ORDER; return how many.  */
+static int
+scan_methods (char const *name, struct stat const *st,
+              struct copy_options const *x, enum scan_method order[3])
 {
   /* A file with a block for each of its bytes has no hole to keep, as
      cp also reasons: reading it all cannot lose data, and spares the
@@ -74,36 +75,26 @@ map_file (int src_fd, char const *name, struct stat const *st,
       if (x->debug)
         error (0, 0, "%s: fiemap not used: it has a block for every byte",
                quoteaf (name));
-      map_read (st, m);
-      return;
+      order[0] = SCAN_READ;
+      return 1;
     }
+  return scan_order (x->scan, order);
+}
 
-  enum scan_method order[3];
-  int n = scan_order (x->scan, order);
-
-  for (int i = 0; i < n; i++)
+/* Fill the next window of M, the map of SRC_FD by its method.  */
+static enum map_status
+map_window (int src_fd, struct stat const *st, struct extent_map *m,
+            map_distrust *why)
+{
+  switch (m->method)
     {
-      map_distrust why = NULL;
-      enum map_status s;
-      switch (order[i])
-        {
-        case SCAN_FIEMAP:
-          s = map_fiemap (src_fd, st, m, &why);
-          break;
-        case SCAN_SEEK:
-          s = map_seek (src_fd, st, m, &why);
-          break;
-        default:
-          s = map_read (st, m);
-          break;
-        }
-      if (s == MAP_OK)
-        return;
-      if (x->debug)
-        error (0, 0, "%s: %s not used: %s", quoteaf (name),
-               scan_method_name (order[i]), why);
+    case SCAN_FIEMAP:
+      return map_fiemap (src_fd, st, m, why);
+    case SCAN_SEEK:
+      return map_seek (src_fd, st, m, why);
+    default:
+      return map_read (st, m);
     }
-  abort ();   /* map_read () cannot fail */
 }
 
 static bool
@@ -133,28 +124,49 @@ set_size (int fd, off_t size)
   return r == 0;
 }
 
-/* One attempt at copying a regular file of known size: map, plan, set
-   the destination's size, copy.  */
-static enum copy_status
-copy_mapped (struct copier *c, struct stat const *st,
-             struct copy_options const *x, struct extent_map *m)
+/* Empty the destination for another try at the copy.  */
+static bool
+restart_dst (struct copier *c)
 {
-  map_file (c->src_fd, c->src_name, st, x, m);
-  off_t data = map_data_bytes (m);
-  progress_file_total (data, st->st_size - data);
+  if (!set_size (c->dst_fd, 0))
+    {
+      error (0, errno, "cannot restart the copy of %s",
+             quoteaf (c->src_name));
+      return false;
+    }
+  c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
+  c->cloned = false;
+  progress_file_restart ();
+  return true;
+}
 
-  bool scan_data = (m->method == SCAN_READ && x->sparse == SPARSE_AUTO
+/* Copy a regular file of known size with METHOD: map its first window,
+   set the destination's size, copy the window, and so on to the end.
+   When a window of the map is not trusted, set *WHY to the reason and
+   leave the destination as it was, empty.  */
+static enum copy_status
+copy_by_method (struct copier *c, struct stat const *st,
+                struct copy_options const *x, struct extent_map *m,
+                enum scan_method method, map_distrust *why)
+{
+  map_reset (m, method);
+  if (map_window (c->src_fd, st, m, why) != MAP_OK)
+    return COPY_SHORT;
+
+  bool scan_data = (method == SCAN_READ && x->sparse == SPARSE_AUTO
                     && looks_sparse (st));
-  struct plan p;
-  struct segment seg;
-  plan_init (&p, m, st->st_size, x->sparse, scan_data);
+  /* Until the map is complete, the allocated bytes are all we know.  */
+  off_t data = m->done ? m->data : (off_t) st->st_blocks * 512;
+  if (data > st->st_size)
+    data = st->st_size;
+  progress_file_total (data, st->st_size - data);
 
   /* Size the copy first, which keeps a trailing hole, and means no write
      lands past EOF: XFS would zero the blocks it had preallocated
      between the old EOF and such a write, filling a hole of the copy.
      The empty copy of a file that is read whole and makes no holes
      reaches its size by being written.  */
-  bool makes_holes = (m->method != SCAN_READ || scan_data
+  bool makes_holes = (method != SCAN_READ || scan_data
                       || x->sparse == SPARSE_ALWAYS);
   if (c->dst_seekable && makes_holes && !set_size (c->dst_fd, st->st_size))
     {
@@ -162,13 +174,40 @@ copy_mapped (struct copier *c, struct stat const *st,
       return COPY_FAILED;
     }
 
-  while (plan_next (&p, &seg))
+  enum copy_status s;
+  for (;;)
     {
-      enum copy_status s = copy_segment (c, &seg, st->st_size);
-      if (s != COPY_OK)
-        return s;
+      s = copy_window (c, m, st->st_size, x->sparse, scan_data);
+      if (s != COPY_OK || m->done)
+        break;
+      /* A lie found now makes what was copied worthless too.  */
+      if (map_window (c->src_fd, st, m, why) != MAP_OK)
+        return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
     }
-  return COPY_OK;
+  progress_file_total (m->data, st->st_size - m->data);
+  return s;
+}
+
+/* One attempt at copying a regular file of known size, with the first
+   method --scan allows whose map is trusted to the end.  */
+static enum copy_status
+copy_mapped (struct copier *c, struct stat const *st,
+             struct copy_options const *x, struct extent_map *m)
+{
+  enum scan_method order[3];
+  int n = scan_methods (c->src_name, st, x, order);
+
+  for (int i = 0; i < n; i++)
+    {
+      map_distrust why = NULL;
+      enum copy_status s = copy_by_method (c, st, x, m, order[i], &why);
+      if (s == COPY_FAILED || !why)
+        return s;
+      if (x->debug)
+        error (0, 0, "%s: %s not used: %s", quoteaf (c->src_name),
+               scan_method_name (order[i]), why);
+    }
+  abort ();   /* map_read () cannot fail */
 }
 
 /* Share the source's extents with the copy when X allows it: always
@@ -250,7 +289,7 @@ report_copy (struct copier const *c, struct extent_map const *m,
   error (0, 0, "%s -> %s: scan=%s extents=%zu data=%jd holes=%jd"
          " copy_file_range=%jd read_write=%jd%s",
          quoteaf_n (0, c->src_name), quoteaf_n (1, c->dst_name), how,
-         m && !c->cloned ? m->n : 0, (intmax_t) data,
+         m && !c->cloned ? m->extents : 0, (intmax_t) data,
          (intmax_t) (m && !c->cloned ? size - data : c->bytes_hole),
          (intmax_t) c->bytes_cfr, (intmax_t) c->bytes_rw,
          verified ? " verified" : "");
@@ -371,16 +410,14 @@ copy_contents (struct copier *c, struct stat *st,
                    (intmax_t) bad);
         }
       *st = after;
-      if (!set_size (c->dst_fd, 0)
-          || (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0))
+      if (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0)
         {
           error (0, errno, "cannot restart the copy of %s",
                  quoteaf (c->src_name));
           break;
         }
-      c->bytes_cfr = c->bytes_rw = c->bytes_hole = 0;
-      c->cloned = false;
-      progress_file_restart ();
+      if (!restart_dst (c))
+        break;
     }
   progress_file_end ();
   map_free (&m);

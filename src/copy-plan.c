@@ -14,7 +14,10 @@ void
 plan_init (struct plan *p, struct extent_map const *map, off_t size,
            enum sparse_mode sparse, bool scan_data)
 {
-  *p = (struct plan) { .map = map, .size = size, .sparse = sparse,
+  /* The window's range; the last window's runs to the end of the file.  */
+  *p = (struct plan) { .map = map, .pos = map->start,
+                       .size = map->done ? size : map->end,
+                       .sparse = sparse,
                        .scan_data = scan_data || sparse == SPARSE_ALWAYS };
 }
 

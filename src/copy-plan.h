@@ -51,14 +51,15 @@ struct segment
   off_t data;
 };
 
-/* Walks a map and yields segments covering [0, SIZE) in order, with no
-   two neighbours of the same kind except read spans.  Every hole between
+/* Walks a window of a map and yields segments covering its range, to
+   SIZE for the last window, in order, with no two neighbours of the
+   same kind except read spans.  Every hole between
    two extents that map_gap_is_read () is read: it is never a SEG_HOLE or
    SEG_ZEROS segment.  */
 struct plan
 {
   struct extent_map const *map;
-  off_t size;
+  off_t size;        /* end of the range planned */
   enum sparse_mode sparse;
   bool scan_data;
   size_t i;          /* next extent */
@@ -68,14 +69,15 @@ struct plan
   struct span_part parts[PLAN_SPAN_PARTS];  /* of the last read span */
 };
 
-/* Plan the copy of a file of SIZE bytes mapped by MAP, under SPARSE.
+/* Plan the copy of the window of MAP, of a file of SIZE bytes, under
+   SPARSE.
    SCAN_DATA says to look for zero blocks in data extents too (the map
    came from reading, and the source looks sparse).  */
 void plan_init (struct plan *, struct extent_map const *map, off_t size,
                 enum sparse_mode sparse, bool scan_data);
 
 /* Store the next segment in *SEG and return true, or return false at the
-   end of the file.  */
+   end of the window.  */
 bool plan_next (struct plan *, struct segment *seg);
 
 #endif

@@ -2,8 +2,17 @@
 
    A map is a sorted list of non-overlapping extents inside the file.
    Everything outside the extents is a hole.  Maps are only built through
-   map_add () and map_finish (), which refuse anything that contradicts
-   itself or the file, so the later stages can trust what they get.  */
+   map_add (), map_pause () and map_finish (), which refuse anything that
+   contradicts itself or the file, so the later stages can trust what
+   they get.
+
+   A map is made and used a window at a time: the extents of one range
+   of the file, at most MAP_WINDOW_MAX of them, so that memory does not
+   grow with the file.  Each call of a method fills the next window; the
+   checks that need the whole file (the extent marked last, the
+   allocated bytes) accumulate across windows and are made when the last
+   one is finished.  A window that was trusted may still be followed by
+   one that is not: the copy made so far is then not trusted either.  */
 
 #ifndef SPARSECP_EXTENT_MAP_H
 #define SPARSECP_EXTENT_MAP_H
@@ -22,10 +31,8 @@ enum extent_kind
   EXTENT_UNWRITTEN
 };
 
-/* Bit-fields keep an extent in 16 bytes rather than 24: a map holds
-   every extent of the file, and at 50,000 extents (issue 6's W2) the 8
-   bytes saved on each are a third of sparsecp's memory beyond cp's.
-   map_add () stores an extent longer than EXTENT_LEN_MAX (4 EiB) as
+/* Bit-fields keep an extent in 16 bytes rather than 24, which halves
+   the window's memory.  map_add () stores an extent longer than EXTENT_LEN_MAX (4 EiB) as
    touching pieces.  */
 struct extent
 {
@@ -36,15 +43,28 @@ struct extent
 #define EXTENT_LEN_MAX (((off_t) 1 << 62) - 1)
 _Static_assert (sizeof (struct extent) <= 16, "an extent takes 16 bytes");
 
+/* The most extents a method puts in a window: 64 KiB of them.  */
+enum { MAP_WINDOW_MAX = 4096 };
+
 struct extent_map
 {
+  /* The window: the extents of the range [START, END) of the file.  */
   struct extent *v;
   size_t n;
   size_t alloc;
+  off_t start;
+  off_t end;
+  bool done;                /* the window ends the file: END is its size */
   enum scan_method method;  /* the method that produced the map */
+  /* The windows so far, for the checks of the whole file.  */
   off_t raw_end;            /* end of the last extent added, for ordering */
   off_t raw_bytes;          /* bytes the kernel reported, before trimming */
   bool last_seen;           /* an extent carried FIEMAP_EXTENT_LAST */
+  size_t extents;           /* extents of the finished windows */
+  off_t data;               /* their bytes, inside the file */
+  /* The method's own buffer (FIEMAP's answers), kept across windows.  */
+  void *buf;
+  size_t buf_count;
 };
 
 /* A hole between two extents that is no longer than this is read by the
@@ -82,38 +102,51 @@ enum map_status
 
 void map_init (struct extent_map *, enum scan_method);
 void map_free (struct extent_map *);
+
+/* Start a new map made by METHOD, keeping the storage of the old.  */
 void map_reset (struct extent_map *, enum scan_method);
+
+/* Empty the window, to fill the next one from where the last ended.  */
+void map_next_window (struct extent_map *);
 
 /* Append the raw extent [START, START+LEN) of KIND as the kernel reported
    it.  Return NULL, or why the map can no longer be trusted.  */
 map_distrust map_add (struct extent_map *, off_t start, off_t len,
                       enum extent_kind kind);
 
-/* Check the whole map against the file: SIZE bytes of which ALLOC_BYTES
-   are allocated (st_blocks), BLKSIZE the allocation unit, COMPLETE when
-   the kernel said it had reported everything.  Then trim extents to SIZE
-   and merge neighbours of the same kind.  Return NULL, or why the map is
-   not trusted.  */
+/* End a window that another follows, of a file of SIZE bytes: trim its
+   extents to SIZE.  */
+void map_pause (struct extent_map *, off_t size);
+
+/* End the last window, checking the whole map against the file: SIZE
+   bytes of which ALLOC_BYTES are allocated (st_blocks), BLKSIZE the
+   allocation unit, COMPLETE when the kernel said it had reported
+   everything.  Then trim extents to SIZE.  Return NULL, or why the map
+   is not trusted.  */
 map_distrust map_finish (struct extent_map *, off_t size, off_t alloc_bytes,
                          off_t blksize, bool complete);
 
-/* Bytes of data (both kinds) in a finished map.  */
+/* Bytes of data (both kinds) in the windows ended so far.  */
 off_t map_data_bytes (struct extent_map const *);
 
-/* Build a map of FD, whose status is ST, with one method.  Unless it
-   returns MAP_OK, set *WHY to a short reason.  A FIEMAP map is only
-   returned when SEEK_DATA, where it works, finds no data in its holes.  */
+/* Fill the next window of the map of FD, whose status is ST, with one
+   method: map_reset () starts the map, and each call fills the window
+   after the last, until one is done.  Unless it returns MAP_OK, set
+   *WHY to a short reason.  A FIEMAP window is only returned when
+   SEEK_DATA, where it works, finds no data in its holes.  map_read ()
+   maps the whole file in one window.  */
 enum map_status map_fiemap (int fd, struct stat const *st,
                             struct extent_map *, map_distrust *why);
 enum map_status map_seek (int fd, struct stat const *st,
                           struct extent_map *, map_distrust *why);
 enum map_status map_read (struct stat const *st, struct extent_map *);
 
-/* Ask SEEK_DATA about each hole of the finished map M of FD, a file of
-   SIZE bytes, that the copy skips: a second opinion on a FIEMAP map, one
-   lseek per hole.  Holes between two extents that map_gap_is_read () are
-   left to the copy, which reads them.  Return NULL when SEEK_DATA agrees
-   or cannot tell, or why the map is not trusted.  */
+/* Ask SEEK_DATA about each hole of the ended window of M, the map of
+   FD, a file of SIZE bytes, that the copy skips: a second opinion on a
+   FIEMAP map, one lseek per hole.  Holes between two extents that
+   map_gap_is_read () are left to the copy, which reads them.  Return
+   NULL when SEEK_DATA agrees or cannot tell, or why the map is not
+   trusted.  */
 map_distrust map_confirm_holes (int fd, struct extent_map const *m,
                                 off_t size);
 

@@ -12,9 +12,10 @@
 
 #include "xalloc.h"
 
-/* Extents asked for per call: enough that a fragmented file takes few
-   calls, small enough to keep the buffer under 256 KiB.  */
-enum { FIEMAP_BATCH_MIN = 64, FIEMAP_BATCH_MAX = 4096 };
+/* Extents asked for per call, and so in a window: enough that a
+   fragmented file takes few calls, few enough to keep the buffer under
+   256 KiB.  */
+enum { FIEMAP_BATCH_MIN = 64, FIEMAP_BATCH_MAX = MAP_WINDOW_MAX };
 
 /* Flags under which the extent's bytes are real data even though the
    extent is also UNWRITTEN: take the safe reading.  */
@@ -57,91 +58,76 @@ map_fiemap (int fd, struct stat const *st,
             struct extent_map *m, map_distrust *why)
 {
   size_t count = fiemap_batch (st);
-  /* Zeroed, not only for safety: valgrind does not see the kernel fill
-     fm_extents, and would report every extent read as uninitialised
-     (coreutils' tests/cp/copy-FMR.sh runs cp under valgrind).  */
-  struct fiemap *fm = xcalloc (1, sizeof *fm
-                                  + count * sizeof (struct fiemap_extent));
-  enum map_status status = MAP_OK;
-  off_t pos = 0;
-  bool complete = false;
+  if (m->buf_count < count)
+    {
+      /* Zeroed, not only for safety: valgrind does not see the kernel
+         fill fm_extents, and would report every extent read as
+         uninitialised (coreutils' tests/cp/copy-FMR.sh runs cp under
+         valgrind).  */
+      free (m->buf);
+      m->buf = xcalloc (1, sizeof (struct fiemap)
+                           + count * sizeof (struct fiemap_extent));
+      m->buf_count = count;
+    }
+  struct fiemap *fm = m->buf;
 
-  map_reset (m, SCAN_FIEMAP);
+  map_next_window (m);
   *why = NULL;
 
   for (;;)
     {
       memset (fm, 0, sizeof *fm);
-      fm->fm_start = pos;
-      fm->fm_length = FIEMAP_MAX_OFFSET - pos;
+      fm->fm_start = m->raw_end;
+      fm->fm_length = FIEMAP_MAX_OFFSET - m->raw_end;
       fm->fm_flags = FIEMAP_FLAG_SYNC;
       fm->fm_extent_count = count;
 
-      if (ioctl (fd, FS_IOC_FIEMAP, fm) < 0)
-        {
-          int e = errno;
-          if (e == EINTR)
-            continue;
-          *why = strerror (e);
-          status = is_fiemap_unsupported (e) ? MAP_UNSUPPORTED : MAP_UNTRUSTED;
-          goto out;
-        }
-
-      uint32_t n = fm->fm_mapped_extents;
-      if (n == 0)
-        {
-          /* Nothing at or after POS.  */
-          complete = true;
-          break;
-        }
-      if (n > count)
-        {
-          *why = "FIEMAP returned more extents than asked for";
-          status = MAP_UNTRUSTED;
-          goto out;
-        }
-
-      for (uint32_t i = 0; i < n; i++)
-        {
-          struct fiemap_extent const *fe = &fm->fm_extents[i];
-          if (fe->fe_logical > INT64_MAX || fe->fe_length > INT64_MAX)
-            {
-              *why = "extent outside any possible file";
-              status = MAP_UNTRUSTED;
-              goto out;
-            }
-          *why = map_add (m, fe->fe_logical, fe->fe_length,
-                          fiemap_extent_kind (fe->fe_flags));
-          if (*why)
-            {
-              status = MAP_UNTRUSTED;
-              goto out;
-            }
-          if (fe->fe_flags & FIEMAP_EXTENT_LAST)
-            m->last_seen = true;
-        }
-
-      if (m->last_seen)
-        {
-          complete = true;
-          break;
-        }
-      /* A short batch must end with the extent marked last; one that
-         does not is an answer cut short.  */
-      if (n < count)
+      if (ioctl (fd, FS_IOC_FIEMAP, fm) == 0)
         break;
-      pos = m->raw_end;
+      int e = errno;
+      if (e == EINTR)
+        continue;
+      *why = strerror (e);
+      /* Later windows follow one that worked: a failure there is not
+         the method missing.  */
+      return (is_fiemap_unsupported (e) && m->raw_end == 0
+              ? MAP_UNSUPPORTED : MAP_UNTRUSTED);
     }
 
-  *why = map_finish (m, st->st_size, (off_t) st->st_blocks * 512,
-                     st->st_blksize, complete);
+  uint32_t n = fm->fm_mapped_extents;
+  if (n > count)
+    {
+      *why = "FIEMAP returned more extents than asked for";
+      return MAP_UNTRUSTED;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    {
+      struct fiemap_extent const *fe = &fm->fm_extents[i];
+      if (fe->fe_logical > INT64_MAX || fe->fe_length > INT64_MAX)
+        {
+          *why = "extent outside any possible file";
+          return MAP_UNTRUSTED;
+        }
+      *why = map_add (m, fe->fe_logical, fe->fe_length,
+                      fiemap_extent_kind (fe->fe_flags));
+      if (*why)
+        return MAP_UNTRUSTED;
+      if (fe->fe_flags & FIEMAP_EXTENT_LAST)
+        m->last_seen = true;
+    }
+
+  /* Nothing at or after where we asked, or the extent marked last: the
+     map is complete.  A full batch without it has another after it.  A
+     short batch without it is an answer cut short, which map_finish ()
+     refuses.  */
+  if (n == 0 || m->last_seen || n < count)
+    *why = map_finish (m, st->st_size, (off_t) st->st_blocks * 512,
+                       st->st_blksize, n == 0 || m->last_seen);
+  else
+    map_pause (m, st->st_size);
   /* FIEMAP has hidden data before; when SEEK_DATA sees data in one of
      its holes, believe neither and go on.  */
   if (!*why)
     *why = map_confirm_holes (fd, m, st->st_size);
-  if (*why)
-    status = MAP_UNTRUSTED;
- out:
-  free (fm);
-  return status;
+  return *why ? MAP_UNTRUSTED : MAP_OK;
 }

@@ -22,13 +22,18 @@ map_seek (int fd, struct stat const *st,
           struct extent_map *m, map_distrust *why)
 {
   off_t size = st->st_size;
-  off_t pos = 0;
+  off_t pos = m->raw_end;
 
-  map_reset (m, SCAN_SEEK);
+  map_next_window (m);
   *why = NULL;
 
   while (pos < size)
     {
+      if (m->n == MAP_WINDOW_MAX)
+        {
+          map_pause (m, size);
+          return MAP_OK;
+        }
       off_t data = seek_retry (fd, pos, SEEK_DATA);
       if (data < 0)
         {
@@ -71,13 +76,19 @@ map_seek (int fd, struct stat const *st,
 map_distrust
 map_confirm_holes (int fd, struct extent_map const *m, off_t size)
 {
-  off_t hole = 0;
+  off_t hole = m->start;
   for (size_t i = 0; i <= m->n; i++)
     {
+      /* The hole after the last extent of a window that another
+         follows is the next window's.  */
+      if (i == m->n && !m->done)
+        break;
       off_t hole_end = i < m->n ? m->v[i].start : size;
       /* A small hole between two extents is read by the copy, which
-         proves it zero or writes what it holds.  */
-      bool read_later = 0 < i && i < m->n && map_gap_is_read (hole_end - hole);
+         proves it zero or writes what it holds.  A window begins at 0
+         or where an extent of the one before it ends.  */
+      bool read_later = ((0 < i || 0 < m->start) && i < m->n
+                         && map_gap_is_read (hole_end - hole));
       if (hole < hole_end && !read_later)
         {
           off_t data = seek_retry (fd, hole, SEEK_DATA);

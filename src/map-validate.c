@@ -19,18 +19,26 @@ void
 map_free (struct extent_map *m)
 {
   free (m->v);
+  free (m->buf);
   map_init (m, m->method);
 }
 
-/* Forget the extents of M but keep its storage, for another try.  */
 void
 map_reset (struct extent_map *m, enum scan_method method)
 {
-  struct extent *v = m->v;
-  size_t alloc = m->alloc;
+  struct extent_map kept = *m;
   map_init (m, method);
-  m->v = v;
-  m->alloc = alloc;
+  m->v = kept.v;
+  m->alloc = kept.alloc;
+  m->buf = kept.buf;
+  m->buf_count = kept.buf_count;
+}
+
+void
+map_next_window (struct extent_map *m)
+{
+  m->n = 0;
+  m->start = m->end;
 }
 
 map_distrust
@@ -79,20 +87,11 @@ map_add (struct extent_map *m, off_t start, off_t len, enum extent_kind kind)
   return NULL;
 }
 
-map_distrust
-map_finish (struct extent_map *m, off_t size, off_t alloc_bytes,
-            off_t blksize, bool complete)
+/* End the window of M, the last one when DONE, of a file of SIZE
+   bytes: trim its extents to SIZE and count them.  */
+static void
+end_window (struct extent_map *m, off_t size, bool done)
 {
-  if (!complete)
-    return "the map ends before the end of the file";
-
-  /* st_blocks also counts metadata (extent tree blocks, an xattr block),
-     so allow a little of it; a hidden data extent larger than that is
-     caught here.  */
-  off_t slack = blksize * (2 + (off_t) (m->n / 128));
-  if (m->raw_bytes < alloc_bytes - slack)
-    return "fewer bytes are mapped than the file has allocated";
-
   /* Allocation past the end (fallocate --keep-size, speculative
      preallocation) is normal and holds no data to copy.  */
   while (m->n && m->v[m->n - 1].start >= size)
@@ -103,16 +102,45 @@ map_finish (struct extent_map *m, off_t size, off_t alloc_bytes,
       if (e->len > size - e->start)
         e->len = size - e->start;
     }
+  for (size_t i = 0; i < m->n; i++)
+    m->data += m->v[i].len;
+  m->extents += m->n;
+  /* The next window begins where this one's last extent ends: the hole
+     after it, if any, is the next window's to plan.  */
+  m->end = done ? size : m->raw_end < size ? m->raw_end : size;
+  if (m->end < m->start)
+    m->end = m->start;
+  m->done = done;
+}
+
+void
+map_pause (struct extent_map *m, off_t size)
+{
+  end_window (m, size, false);
+}
+
+map_distrust
+map_finish (struct extent_map *m, off_t size, off_t alloc_bytes,
+            off_t blksize, bool complete)
+{
+  if (!complete)
+    return "the map ends before the end of the file";
+
+  /* st_blocks also counts metadata (extent tree blocks, an xattr block),
+     so allow a little of it; a hidden data extent larger than that is
+     caught here.  */
+  off_t slack = blksize * (2 + (off_t) ((m->extents + m->n) / 128));
+  if (m->raw_bytes < alloc_bytes - slack)
+    return "fewer bytes are mapped than the file has allocated";
+
+  end_window (m, size, true);
   return NULL;
 }
 
 off_t
 map_data_bytes (struct extent_map const *m)
 {
-  off_t sum = 0;
-  for (size_t i = 0; i < m->n; i++)
-    sum += m->v[i].len;
-  return sum;
+  return m->data;
 }
 
 enum map_status
@@ -121,5 +149,6 @@ map_read (struct stat const *st, struct extent_map *m)
   map_reset (m, SCAN_READ);
   if (st->st_size > 0)
     map_add (m, 0, st->st_size, EXTENT_DATA);
+  end_window (m, st->st_size, true);
   return MAP_OK;
 }

@@ -16,7 +16,9 @@
                                   end hidden in a hole), unwritten (every
                                   extent is marked unwritten), overlap,
                                   unsorted, nolast (the answer stops
-                                  without FIEMAP_EXTENT_LAST)
+                                  without FIEMAP_EXTENT_LAST), last (the
+                                  answer ends at extent FAULT_ARG, marked
+                                  last: the extents after it are hidden)
                           seek:   nodata (SEEK_DATA says ENXIO), stuck
                                   (both return the offset asked for),
                                   skip (SEEK_DATA at 0 skips the first
@@ -270,6 +272,14 @@ fiemap_lie (struct fiemap *fm)
       struct fiemap_extent t = e[0];
       e[0] = e[1];
       e[1] = t;
+      return true;
+    }
+  if (effect_is ("last"))
+    {
+      if (fault_arg < 0 || (uint32_t) fault_arg + 1 >= n)
+        return false;
+      e[fault_arg].fe_flags |= FIEMAP_EXTENT_LAST;
+      fm->fm_mapped_extents = fault_arg + 1;
       return true;
     }
   if (effect_is ("nolast"))

@@ -24,6 +24,7 @@ FAULT=copy_file_range:EIO LD_PRELOAD=$preload sparsecp probe probe.copy \
 mkholes src.img 1M d:0:4K d:256K:256K d:1020K:4K \
   || framework_failure_ mkholes
 mkholes gap.img 64K d:0:4K d:8K:8K d:20K:4K || framework_failure_ mkholes
+mkholes late.img 4800K r:0:300:4K:12K || framework_failure_ mkholes
 rows=0
 while read -r name fault call times arg path opts outcome msg; do
   case $name in ''|'#'*) continue;; esac
@@ -33,9 +34,9 @@ while read -r name fault call times arg path opts outcome msg; do
   echo "old contents" >dst
   rm -f log
   # Rows named pipe-* copy src.img from a pipe, read with read(); rows
-  # named gap-* copy gap.img instead.
+  # named gap-* and late-* copy gap.img and late.img instead.
   img=src.img
-  case $name in gap-*) img=gap.img;; esac
+  case $name in gap-*) img=gap.img;; late-*) img=late.img;; esac
   src=$img
   case $name in pipe-*) src=/dev/stdin;; esac
   cat $img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
@@ -47,7 +48,9 @@ while read -r name fault call times arg path opts outcome msg; do
     ok)
       test $status = 0 || { fail_ "$name: exit $status, not 0"; cat err >&2; }
       cmp $img dst >/dev/null 2>&1 \
-        || fail_ "$name: the copy differs from the source";;
+        || fail_ "$name: the copy differs from the source"
+      test -z "$msg" || grep -F -- "sparsecp: $msg" err >/dev/null \
+        || { fail_ "$name: did not say: $msg"; cat err >&2; };;
     fail)
       test $status = 1 || fail_ "$name: exit $status, not 1"
       grep -F -- "sparsecp: $msg" err >/dev/null \

@@ -38,6 +38,10 @@ tests_faultinject_so_LDADD = -ldl
 check_PROGRAMS += tests/swapdirs
 tests_swapdirs_SOURCES = tests/swapdirs.c
 
+# Runs a command and records its peak RSS, for tests/memory.sh.
+check_PROGRAMS += tests/peak-rss
+tests_peak_rss_SOURCES = tests/peak-rss.c
+
 # Rewrites a file generation after generation, and checks copies of it.
 check_PROGRAMS += tests/stress
 tests_stress_SOURCES = tests/stress.c
@@ -50,6 +54,7 @@ shell_tests = \
   tests/special.sh \
   tests/tmpfs.sh \
   tests/big.sh \
+  tests/memory.sh \
   tests/faults.sh \
   tests/bad-input.sh \
   tests/stress.sh \
