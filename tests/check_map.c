@@ -267,6 +267,90 @@ START_TEST (small_inner_holes_are_left_to_the_copy)
 }
 END_TEST
 
+/* A map made in two windows: each holds only its own extents and range,
+   and the checks of the whole map see both.  */
+START_TEST (windows_hold_their_own_extents)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_add (&m, 8192, 4096, EXTENT_DATA));
+  map_pause (&m, 65536);
+  ck_assert (!m.done);
+  ck_assert_int_eq (m.start, 0);
+  ck_assert_int_eq (m.end, 12288);
+  map_next_window (&m);
+  ck_assert_uint_eq (m.n, 0);
+  ck_assert_int_eq (m.start, 12288);
+  ck_assert_ptr_null (map_add (&m, 32768, 4096, EXTENT_DATA));
+  ck_assert_ptr_null (map_finish (&m, 65536, 12288, 4096, true));
+  ck_assert (m.done);
+  ck_assert_uint_eq (m.n, 1);
+  ck_assert_int_eq (m.end, 65536);
+  ck_assert_uint_eq (m.extents, 3);
+  ck_assert_int_eq (map_data_bytes (&m), 12288);
+}
+END_TEST
+
+START_TEST (order_holds_across_windows)
+{
+  ck_assert_ptr_null (map_add (&m, 8192, 4096, EXTENT_DATA));
+  map_pause (&m, 65536);
+  map_next_window (&m);
+  /* Before the end of the last window's last extent.  */
+  ck_assert_ptr_nonnull (map_add (&m, 4096, 4096, EXTENT_DATA));
+}
+END_TEST
+
+START_TEST (last_holds_across_windows)
+{
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  m.last_seen = true;
+  map_pause (&m, 65536);
+  map_next_window (&m);
+  ck_assert_ptr_nonnull (map_add (&m, 8192, 4096, EXTENT_DATA));
+}
+END_TEST
+
+/* The st_blocks check counts the bytes of every window, not the last
+   one's only: 12 KiB mapped in all passes where 4 KiB would not.  */
+START_TEST (allocation_is_checked_over_all_windows)
+{
+  for (int i = 0; i < 3; i++)
+    {
+      map_next_window (&m);
+      ck_assert_ptr_null (map_add (&m, i * 65536, 4096, EXTENT_DATA));
+      if (i < 2)
+        map_pause (&m, 1 << 20);
+    }
+  ck_assert_ptr_null (map_finish (&m, 1 << 20, 12288 + 8192, 4096, true));
+  map_reset (&m, SCAN_FIEMAP);
+  ck_assert_ptr_null (map_add (&m, 2 * 65536, 4096, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_finish (&m, 1 << 20, 12288 + 8192, 4096, true));
+}
+END_TEST
+
+/* SEEK_DATA is asked about a window's holes only: the hole after its
+   last extent is the next window's, which asks about it once it knows
+   where that hole ends.  */
+START_TEST (a_window_confirms_its_own_holes)
+{
+  int fd;
+  if (!two_block_file (&fd))
+    return;
+  /* A first window of the block at 0 only: the data at 64 KiB lies in
+     the hole after it, which this window leaves alone.  */
+  ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+  map_pause (&m, 131072);
+  ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+  /* A last window with nothing in it: that hole is now its, and
+     SEEK_DATA finds the data in it.  */
+  map_next_window (&m);
+  ck_assert_ptr_null (map_finish (&m, 131072, 8192, 4096, true));
+  ck_assert_int_eq (m.start, 4096);
+  ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+  close (fd);
+}
+END_TEST
+
 static Suite *
 map_suite (void)
 {
@@ -293,6 +377,11 @@ map_suite (void)
   tcase_add_test (tc, seek_data_refutes_a_hidden_extent);
   tcase_add_test (tc, small_inner_holes_are_left_to_the_copy);
   tcase_add_test (tc, an_extent_too_long_is_stored_in_pieces);
+  tcase_add_test (tc, windows_hold_their_own_extents);
+  tcase_add_test (tc, order_holds_across_windows);
+  tcase_add_test (tc, last_holds_across_windows);
+  tcase_add_test (tc, allocation_is_checked_over_all_windows);
+  tcase_add_test (tc, a_window_confirms_its_own_holes);
   suite_add_tcase (s, tc);
   return s;
 }

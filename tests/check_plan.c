@@ -522,6 +522,46 @@ START_TEST (zero_data_in_a_span_follows_the_mode)
 }
 END_TEST
 
+/* Two windows plan their own ranges, which meet: the first ends with its
+   last extent, the second begins with the hole after it, which is read
+   in a span when small (an extent precedes it in the first window) and
+   left a hole when large.  */
+START_TEST (windows_plan_their_own_ranges)
+{
+  struct plan p;
+  struct segment seg;
+  add (0, 4096, EXTENT_DATA);
+  map_pause (&m, 65536);
+  plan_init (&p, &m, 65536, SPARSE_AUTO, false);
+  ck_assert (plan_next (&p, &seg));
+  ck_assert_int_eq (seg.kind, SEG_COPY);
+  ck_assert_int_eq (seg.start, 0);
+  ck_assert_int_eq (seg.len, 4096);
+  ck_assert (!plan_next (&p, &seg));
+
+  map_next_window (&m);
+  add (8192, 4096, EXTENT_DATA);
+  add (12288 + BIG_GAP, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 65536, 12288, 4096, true));
+  plan_init (&p, &m, 65536, SPARSE_AUTO, false);
+  ck_assert (plan_next (&p, &seg));
+  ck_assert_int_eq (seg.kind, SEG_SPAN);
+  ck_assert_int_eq (seg.start, 4096);
+  ck_assert_int_eq (seg.len, 8192);
+  ck_assert_uint_eq (seg.nparts, 2);
+  ck_assert_int_eq (seg.parts[0].kind, PART_GAP);
+  ck_assert (plan_next (&p, &seg));
+  ck_assert_int_eq (seg.kind, SEG_HOLE);
+  ck_assert_int_eq (seg.len, BIG_GAP);
+  ck_assert (plan_next (&p, &seg));
+  ck_assert_int_eq (seg.kind, SEG_COPY);
+  ck_assert (plan_next (&p, &seg));
+  ck_assert_int_eq (seg.kind, SEG_HOLE);
+  ck_assert_int_eq (seg.start + seg.len, 65536);
+  ck_assert (!plan_next (&p, &seg));
+}
+END_TEST
+
 static Suite *
 plan_suite (void)
 {
@@ -556,6 +596,7 @@ plan_suite (void)
   tcase_add_test (tc, data_in_an_unwritten_extent_is_written);
   tcase_add_test (tc, never_writes_the_gaps_it_reads);
   tcase_add_test (tc, zero_data_in_a_span_follows_the_mode);
+  tcase_add_test (tc, windows_plan_their_own_ranges);
   suite_add_tcase (s, tc);
   return s;
 }
