@@ -184,7 +184,8 @@ copy_by_method (struct copier *c, struct stat const *st,
       if (map_window (c->src_fd, st, m, why) != MAP_OK)
         return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
     }
-  progress_file_total (m->data, st->st_size - m->data);
+  if (s == COPY_OK)
+    progress_file_total (m->data, st->st_size - m->data);
   return s;
 }
 

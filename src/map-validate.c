@@ -108,8 +108,6 @@ end_window (struct extent_map *m, off_t size, bool done)
   /* The next window begins where this one's last extent ends: the hole
      after it, if any, is the next window's to plan.  */
   m->end = done ? size : m->raw_end < size ? m->raw_end : size;
-  if (m->end < m->start)
-    m->end = m->start;
   m->done = done;
 }
 
