@@ -126,8 +126,11 @@ map_finish (struct extent_map *m, off_t size, off_t alloc_bytes,
 
   /* st_blocks also counts metadata (extent tree blocks, an xattr block),
      so allow a little of it; a hidden data extent larger than that is
-     caught here.  */
-  off_t slack = blksize * (2 + (off_t) ((m->extents + m->n) / 128));
+     caught here.  A tree holds an extent in 12 (ext4) or 16 (XFS) bytes,
+     twice that in half-full leaves: allow 32 bytes an extent, and never
+     less than 1/128 of a block an extent, as large blocks need.  */
+  off_t per_extent = blksize / 128 > 32 ? blksize / 128 : 32;
+  off_t slack = 2 * blksize + per_extent * (off_t) (m->extents + m->n);
   if (m->raw_bytes < alloc_bytes - slack)
     return "fewer bytes are mapped than the file has allocated";
 

@@ -135,6 +135,24 @@ START_TEST (one_missing_block_past_slack_is_refused)
 }
 END_TEST
 
+START_TEST (small_blocks_hold_a_larger_tree)
+{
+  /* 1,000 extents of 1 KiB on an ext4 of 1 KiB blocks: 12 leaves of 84
+     extents, an index block and an xattr block are 14 KiB of st_blocks
+     that no extent maps; a hidden extent of 64 KiB more is still seen.  */
+  for (off_t i = 0; i < 1000; i++)
+    ck_assert_ptr_null (map_add (&m, i * 2048, 1024, EXTENT_DATA));
+  off_t data = 1000 * 1024;
+  ck_assert_ptr_null (map_finish (&m, 2048000, data + 14 * 1024, 1024,
+                                  true));
+  map_reset (&m, SCAN_FIEMAP);
+  for (off_t i = 0; i < 1000; i++)
+    ck_assert_ptr_null (map_add (&m, i * 2048, 1024, EXTENT_DATA));
+  ck_assert_ptr_nonnull (map_finish (&m, 2048000, data + 78 * 1024, 1024,
+                                     true));
+}
+END_TEST
+
 START_TEST (empty_map_of_sparse_file_is_trusted)
 {
   ck_assert_ptr_null (map_finish (&m, (off_t) 1 << 40, 0, 4096, true));
@@ -370,6 +388,7 @@ map_suite (void)
   tcase_add_test (tc, fewer_mapped_than_allocated_is_refused);
   tcase_add_test (tc, metadata_blocks_are_tolerated);
   tcase_add_test (tc, one_missing_block_past_slack_is_refused);
+  tcase_add_test (tc, small_blocks_hold_a_larger_tree);
   tcase_add_test (tc, empty_map_of_sparse_file_is_trusted);
   tcase_add_test (tc, read_map_covers_the_file);
   tcase_add_test (tc, many_extents_grow_the_map);

@@ -55,6 +55,7 @@ shell_tests = \
   tests/tmpfs.sh \
   tests/big.sh \
   tests/memory.sh \
+  tests/small-blocks.sh \
   tests/faults.sh \
   tests/bad-input.sh \
   tests/stress.sh \
