@@ -14,7 +14,7 @@ apt-get install -y --no-install-recommends \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 qemu-system-x86 busybox-static cpio bc bison flex \
   libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev \
-  dpkg-dev attr perl debhelper lintian bash-completion man-db
+  dpkg-dev attr perl debhelper lintian bash-completion man-db autopkgtest
 
 ./bootstrap
 ./configure --enable-warnings
@@ -22,15 +22,25 @@ make -j"$(nproc)"
 make -j"$(nproc)" check
 make -j"$(nproc)" distcheck
 
+# make install into a DESTDIR and make uninstall leave no file behind
+# (distcheck checks its own prefix; this is the DESTDIR a packager uses).
+dest=$(mktemp -d /tmp/sparsecp-dest.XXXXXX)
+make install DESTDIR="$dest"
+make uninstall DESTDIR="$dest"
+left=$(find "$dest" ! -type d)
+test -z "$left" || { echo "make uninstall left behind: $left" >&2; exit 1; }
+rm -rf "$dest"
+
 # The Debian package, built from the tarball distcheck made: lintian must
-# find no error or warning, and debian/tests/ runs against the installed
+# find no error or warning, and autopkgtest, on this machine (its null
+# runner), installs the .deb and runs debian/tests/ against the installed
 # files, which are removed again afterwards.
 pkg=$(mktemp -d /tmp/sparsecp-deb.XXXXXX)
 tar -xzf sparsecp-*.tar.gz -C "$pkg"
 (cd "$pkg"/sparsecp-*/ && dpkg-buildpackage -us -uc -b)
 lintian --fail-on error,warning "$pkg"/sparsecp_*.changes
-apt-get install -y "$pkg"/sparsecp_*_"$(dpkg --print-architecture)".deb
-sh debian/tests/installed
+autopkgtest "$pkg"/sparsecp_*_"$(dpkg --print-architecture)".deb \
+  "$pkg"/sparsecp-*/ -- null
 apt-get remove -y sparsecp
 rm -rf "$pkg"
 make fuzz FUZZ_SECONDS=60
