@@ -12,7 +12,14 @@ BLK=4096
 skip_ () { echo "SKIP: $*"; Exit 77; }
 framework_failure_ () { echo "FRAMEWORK FAILURE: $*" >&2; Exit 99; }
 fail_ () { echo "FAIL: $*" >&2; fail=1; }
-Exit () { set +e; cd /; rm -rf "$test_dir"; exit "$1"; }
+Exit ()
+{
+  set +e
+  cd /
+  test -z "${mounted-}" || umount "$test_dir/$mounted"
+  rm -rf "$test_dir"
+  exit "$1"
+}
 
 command -v sparsecp >/dev/null || framework_failure_ "sparsecp not in PATH"
 command -v mkholes >/dev/null || framework_failure_ "mkholes not in PATH"
@@ -26,6 +33,22 @@ cd "$test_dir" || framework_failure_ "cannot enter $test_dir"
 
 # Allocated 512-byte blocks of FILE.
 blocks () { stat -c %b "$1"; }
+
+# loop_mount FSTYPE SIZE [MKFS-ARG...]: make an image of SIZE with
+# mkfs.FSTYPE and loop-mount it on mnt, unmounted again by Exit; skip the
+# test where that cannot be done (not root, no mkfs, no loop device).
+loop_mount ()
+{
+  lm_fs=$1 lm_size=$2
+  shift 2
+  test "$(id -u)" = 0 || skip_ "mounting a $lm_fs image needs root"
+  command -v mkfs.$lm_fs >/dev/null || skip_ "mkfs.$lm_fs is not installed"
+  truncate -s "$lm_size" img && mkfs.$lm_fs "$@" img >/dev/null 2>&1 \
+    || skip_ "cannot make a $lm_fs image"
+  mkdir mnt && mount -o loop img mnt 2>/dev/null \
+    || skip_ "cannot loop-mount a $lm_fs image here"
+  mounted=mnt
+}
 
 # check_copy SRC DST NEXTENTS: DST has SRC's bytes and size, and no more
 # allocated blocks than SRC plus one block per data extent of SRC.

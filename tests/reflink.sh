@@ -3,14 +3,7 @@
 # same bytes, holes kept, no data moved; a forced --scan maps and copies.
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
-test "$(id -u)" = 0 || skip_ "mounting a btrfs image needs root"
-command -v mkfs.btrfs >/dev/null || skip_ "mkfs.btrfs is not installed"
-truncate -s 200M img && mkfs.btrfs -q -f img >/dev/null 2>&1 \
-  || skip_ "cannot make a btrfs image"
-mkdir mnt && mount -o loop img mnt 2>/dev/null \
-  || skip_ "cannot loop-mount a btrfs image here"
-cleanup_mount () { umount mnt 2>/dev/null; }
-trap 'cleanup_mount; Exit 99' HUP INT TERM
+loop_mount btrfs 200M -q -f
 
 mkholes mnt/src 8M d:0:4K d:1M:64K d:5M:3 || framework_failure_ mkholes
 sparsecp --debug mnt/src mnt/dst 2>err || fail_ "the reflink copy failed"
@@ -21,5 +14,4 @@ grep -F "scan=fiemap extents=3" err >/dev/null \
   || { fail_ "--scan=fiemap did not map the file"; cat err; }
 check_copy mnt/src mnt/dst2 3
 
-cleanup_mount
 Exit $fail

@@ -5,14 +5,7 @@
 # trusted and used, not refused for "fewer bytes mapped than allocated".
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
-test "$(id -u)" = 0 || skip_ "mounting an ext4 image needs root"
-command -v mkfs.ext4 >/dev/null || skip_ "mkfs.ext4 is not installed"
-truncate -s 128M img && mkfs.ext4 -q -F -b 1024 img >/dev/null 2>&1 \
-  || skip_ "cannot make an ext4 image"
-mkdir mnt && mount -o loop img mnt 2>/dev/null \
-  || skip_ "cannot loop-mount an ext4 image here"
-cleanup_mount () { umount mnt 2>/dev/null; }
-trap 'cleanup_mount; Exit 99' HUP INT TERM
+loop_mount ext4 128M -q -F -b 1024
 
 n=20000
 mkholes mnt/src $((n * 2))K r:0:$n:1K:1K || framework_failure_ mkholes
@@ -27,5 +20,4 @@ for scan in auto fiemap; do
   check_copy mnt/src mnt/dst.$scan 0
 done
 
-cleanup_mount
 Exit $fail
