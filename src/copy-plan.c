@@ -38,7 +38,7 @@ extent_action (struct plan const *p, enum extent_kind kind)
 static enum segment_kind
 hole_action (struct plan const *p, off_t start, off_t end, bool inner)
 {
-  if (inner && start > 0 && map_gap_is_read (end - start))
+  if (inner && start > 0 && map_gap_is_read (p->map, end - start))
     return SEG_SPAN;
   return p->sparse == SPARSE_NEVER ? SEG_ZEROS : SEG_HOLE;
 }

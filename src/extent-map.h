@@ -56,6 +56,7 @@ struct extent_map
   off_t end;
   bool done;                /* the window ends the file: END is its size */
   enum scan_method method;  /* the method that produced the map */
+  bool read_gaps;           /* the copy reads the window's small holes */
   /* The windows so far, for the checks of the whole file.  */
   off_t raw_end;            /* end of the last extent added, for ordering */
   off_t raw_bytes;          /* bytes the kernel reported, before trimming */
@@ -67,30 +68,33 @@ struct extent_map
   size_t buf_count;
 };
 
-/* A hole between two extents that is no longer than this is read by the
-   copy, never skipped unseen: the plan puts it in a read span with its
+/* A hole between two extents that is no longer than this may be read by
+   the copy rather than skipped: the plan puts it in a read span with its
    neighbours (copy-plan.h), so the read itself proves it zero, and bytes
-   that are not zero are written.  map_confirm_holes () leaves such holes
-   to it and spends its lseek on the others only.
+   that are not zero are written.  map_confirm_holes () decides, a window
+   at a time, whether the copy reads such holes; it asks SEEK_DATA about
+   every hole it does not leave to the copy.
 
    Why 8 KiB: skipping a hole costs the lseek (SEEK_DATA) that confirms
    it; reading it costs a copy of its bytes out of the page cache (zeros,
    for a real hole) and no syscall of its own, as one pread takes a whole
    span.  On ext4, copying 20,000 extents of 4 KiB took 10-30% less CPU
    when holes of 4 or 8 KiB between them were read than when they were
-   confirmed, as much at 16 KiB, and 10-20% more at 32 KiB.  A hole read
-   the first time costs more: the kernel adds a zeroed page-cache page
-   for each of its blocks.  Copying 1,000,000 extents of 4 KiB took 22.9 s
-   when none of the holes were cached, 13.7 s when they were, and 19.0 s
-   either way when every hole was confirmed instead (issue 23).  */
+   confirmed, as much at 16 KiB, and 10-20% more at 32 KiB.  But that is
+   when the holes are in the page cache.  A hole read the first time
+   costs the kernel a zeroed page-cache page for each of its blocks:
+   copying 1,000,000 extents of 4 KiB, just written, took 22 s when the
+   holes were read and 16-18 s when they were confirmed, against 22 s
+   for cp (issue 23).  So the holes of a window are read only when a
+   sample of them is found cached.  */
 enum { MAP_READ_GAP_MAX = 8 * 1024 };
 
 /* Whether the copy reads a hole of LEN bytes that lies between two
-   extents of a map, rather than skipping it.  */
+   extents of the window of M, rather than skipping it.  */
 static inline bool
-map_gap_is_read (off_t len)
+map_gap_is_read (struct extent_map const *m, off_t len)
 {
-  return len <= MAP_READ_GAP_MAX;
+  return m->read_gaps && len <= MAP_READ_GAP_MAX;
 }
 
 /* Why a map was not trusted.  NULL when it was.  */
@@ -147,11 +151,11 @@ enum map_status map_read (struct stat const *st, struct extent_map *);
 
 /* Ask SEEK_DATA about each hole of the ended window of M, the map of
    FD, a file of SIZE bytes, that the copy skips: a second opinion on a
-   FIEMAP map, one lseek per hole.  Holes between two extents that
-   map_gap_is_read () are left to the copy, which reads them.  Return
-   NULL when SEEK_DATA agrees or cannot tell, or why the map is not
-   trusted.  */
-map_distrust map_confirm_holes (int fd, struct extent_map const *m,
-                                off_t size);
+   FIEMAP map, one lseek per hole.  First decide whether the copy reads
+   the window's small holes between extents instead (map_gap_is_read ()):
+   when a sample of them is in the page cache, or when SEEK_DATA cannot
+   tell.  Return NULL when SEEK_DATA agrees or cannot tell, or why the map
+   is not trusted.  */
+map_distrust map_confirm_holes (int fd, struct extent_map *m, off_t size);
 
 #endif

@@ -4,6 +4,7 @@
 #include "extent-map.h"
 
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Seek FD to the next data or hole at or after POS, retrying EINTR.  */
@@ -73,9 +74,53 @@ map_seek (int fd, struct stat const *st,
   return *why ? MAP_UNTRUSTED : MAP_OK;
 }
 
-map_distrust
-map_confirm_holes (int fd, struct extent_map const *m, off_t size)
+/* How many small holes of a window small_gaps_cached () looks at.  */
+enum { GAP_SAMPLE = 64 };
+
+/* Whether the small holes between the extents of the window of M, the
+   map of FD, are in the page cache, judged by mincore () on up to
+   GAP_SAMPLE of them spread over the window: at least half their pages
+   resident.  mincore () sees the page cache only of a file the process
+   owns or may write; of others it reports nothing resident, and the
+   holes are confirmed, which is as safe.  When it cannot tell, the holes
+   are read, as they always were.  */
+static bool
+small_gaps_cached (int fd, struct extent_map const *m)
 {
+  off_t page = sysconf (_SC_PAGESIZE);
+  size_t step = m->n / GAP_SAMPLE + 1;
+  size_t pages = 0, resident = 0;
+
+  for (size_t i = 1; i < m->n; i += step)
+    {
+      off_t hole = m->v[i - 1].start + m->v[i - 1].len;
+      off_t hole_end = m->v[i].start;
+      if (hole == hole_end || MAP_READ_GAP_MAX < hole_end - hole)
+        continue;
+      /* The pages from the one the hole starts in to its end.  */
+      off_t at = hole - hole % page;
+      size_t len = hole_end - at;
+      unsigned char vec[MAP_READ_GAP_MAX / 4096 + 2];
+      void *p = mmap (NULL, len, PROT_READ, MAP_SHARED, fd, at);
+      if (p == MAP_FAILED)
+        return true;
+      int r = mincore (p, len, vec);
+      munmap (p, len);
+      if (r != 0)
+        return true;
+      size_t n = (len + page - 1) / page;
+      for (size_t k = 0; k < n; k++)
+        resident += vec[k] & 1;
+      pages += n;
+    }
+  return pages == 0 || pages <= 2 * resident;
+}
+
+map_distrust
+map_confirm_holes (int fd, struct extent_map *m, off_t size)
+{
+  m->read_gaps = small_gaps_cached (fd, m);
+
   off_t hole = m->start;
   for (size_t i = 0; i <= m->n; i++)
     {
@@ -84,19 +129,24 @@ map_confirm_holes (int fd, struct extent_map const *m, off_t size)
       if (i == m->n && !m->done)
         break;
       off_t hole_end = i < m->n ? m->v[i].start : size;
-      /* A small hole between two extents is read by the copy, which
-         proves it zero or writes what it holds.  A window begins at 0
-         or where an extent of the one before it ends.  */
+      /* A small hole between two extents may be left to the copy, which
+         reads it, proving it zero or writing what it holds.  A window
+         begins at 0 or where an extent of the one before it ends.  */
       bool read_later = ((0 < i || 0 < m->start) && i < m->n
-                         && map_gap_is_read (hole_end - hole));
+                         && map_gap_is_read (m, hole_end - hole));
       if (hole < hole_end && !read_later)
         {
           off_t data = seek_retry (fd, hole, SEEK_DATA);
           if (data < 0)
-            /* ENXIO: no data from here on, so every hole left is real.
-               Anything else: SEEK_DATA cannot tell, and the map stands
-               on its own checks.  */
-            return NULL;
+            {
+              /* ENXIO: no data from here on, so every hole left is
+                 real.  Anything else: SEEK_DATA cannot tell, and the
+                 map stands on its own checks, and on the copy reading
+                 the small holes.  */
+              if (errno != ENXIO)
+                m->read_gaps = true;
+              return NULL;
+            }
           if (data < hole_end)
             return "SEEK_DATA finds data in a hole of the map";
         }

@@ -13,6 +13,7 @@ map_init (struct extent_map *m, enum scan_method method)
 {
   memset (m, 0, sizeof *m);
   m->method = method;
+  m->read_gaps = true;
 }
 
 void

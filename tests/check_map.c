@@ -6,6 +6,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "extent-map.h"
@@ -258,34 +261,121 @@ START_TEST (an_extent_too_long_is_stored_in_pieces)
 }
 END_TEST
 
-START_TEST (small_inner_holes_are_left_to_the_copy)
+/* How many pages of [AT, AT+LEN) of FD are in the page cache, or -1
+   when mincore () cannot tell.  AT is a multiple of the page size.  */
+static int
+cached_pages (int fd, off_t at, size_t len)
 {
-  int fd;
-  if (!two_block_file (&fd))
-    return;
+  unsigned char vec[16];
+  size_t page = sysconf (_SC_PAGESIZE);
+  size_t n = (len + page - 1) / page;
+  void *p = mmap (NULL, len, PROT_READ, MAP_SHARED, fd, at);
+  if (n > sizeof vec || p == MAP_FAILED)
+    return -1;
+  int r = mincore (p, len, vec);
+  munmap (p, len);
+  int cached = 0;
+  for (size_t k = 0; k < n; k++)
+    cached += vec[k] & 1;
+  return r == 0 ? cached : -1;
+}
+
+/* A file whose map below hides the block at 8 KiB in the hole
+   [4 KiB, 12 KiB) between two extents, a hole small enough to be read
+   rather than asked about.  */
+static bool
+hidden_block_file (int *fd)
+{
+  if (!two_block_file (fd))
+    return false;
   char buf[4096];
   memset (buf, 'y', sizeof buf);
-  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 8192), sizeof buf);
-  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 12288), sizeof buf);
-  ck_assert_int_eq (pwrite (fd, buf, sizeof buf, 126976), sizeof buf);
-  ck_assert_int_eq (fdatasync (fd), 0);
-  /* The block at 8 KiB left out: the hole [4 KiB, 12 KiB) between two
-     extents is small, so the copy reads it and SEEK_DATA is not asked;
-     the extent at 64 KiB left out makes a large hole between two
-     extents, which is.  */
-  ck_assert (map_gap_is_read (8192));
+  ck_assert_int_eq (pwrite (*fd, buf, sizeof buf, 8192), sizeof buf);
+  ck_assert_int_eq (pwrite (*fd, buf, sizeof buf, 12288), sizeof buf);
+  ck_assert_int_eq (pwrite (*fd, buf, sizeof buf, 126976), sizeof buf);
+  ck_assert_int_eq (fdatasync (*fd), 0);
   ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_add (&m, 12288, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_add (&m, 65536, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_add (&m, 126976, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_finish (&m, 131072, 16384, 4096, true));
-  ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+  return true;
+}
+
+/* When not 0, SEEK_DATA fails with this errno: lseek () here takes the
+   place of libc's for the map code linked into this test.  */
+static int seek_data_errno;
+
+off_t
+lseek (int fd, off_t pos, int whence)
+{
+  if (whence == SEEK_DATA && seek_data_errno)
+    {
+      errno = seek_data_errno;
+      return -1;
+    }
+  return syscall (SYS_lseek, fd, pos, whence);
+}
+
+START_TEST (cached_small_holes_are_left_to_the_copy)
+{
+  int fd;
+  char buf[8192];
+  if (!hidden_block_file (&fd))
+    return;
+  /* The small hole in the page cache: the copy reads it, finds the
+     block and writes it, so SEEK_DATA is not asked.  */
+  ck_assert_int_eq (pread (fd, buf, sizeof buf, 4096), sizeof buf);
+  if (cached_pages (fd, 4096, 8192) == 2)
+    {
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+      ck_assert (m.read_gaps);
+      ck_assert (map_gap_is_read (&m, 8192));
+    }
+  /* A large hole between two extents is always asked about.  */
   map_reset (&m, SCAN_FIEMAP);
   ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_add (&m, 8192, 8192, EXTENT_DATA));
   ck_assert_ptr_null (map_add (&m, 126976, 4096, EXTENT_DATA));
   ck_assert_ptr_null (map_finish (&m, 131072, 16384, 4096, true));
   ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+  close (fd);
+}
+END_TEST
+
+START_TEST (uncached_small_holes_are_confirmed)
+{
+  int fd;
+  if (!hidden_block_file (&fd))
+    return;
+  /* Out of the page cache, reading the hole would cost a zeroed page
+     per block: SEEK_DATA is asked instead, and finds the block.  */
+  ck_assert_int_eq (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+  if (cached_pages (fd, 4096, 8192) == 0)
+    {
+      ck_assert_ptr_nonnull (map_confirm_holes (fd, &m, 131072));
+      ck_assert (!m.read_gaps);
+      ck_assert (!map_gap_is_read (&m, 4096));
+    }
+  close (fd);
+}
+END_TEST
+
+START_TEST (uncached_small_holes_are_read_when_seek_data_cannot_tell)
+{
+  int fd;
+  if (!hidden_block_file (&fd))
+    return;
+  ck_assert_int_eq (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+  if (cached_pages (fd, 4096, 8192) == 0)
+    {
+      /* SEEK_DATA fails: the small holes it did not confirm are left to
+         the copy after all, which reads them and finds the block.  */
+      seek_data_errno = EINVAL;
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 131072));
+      seek_data_errno = 0;
+      ck_assert (m.read_gaps);
+    }
   close (fd);
 }
 END_TEST
@@ -399,7 +489,9 @@ map_suite (void)
   tcase_add_test (tc, many_extents_grow_the_map);
   tcase_add_test (tc, seek_data_confirms_true_holes);
   tcase_add_test (tc, seek_data_refutes_a_hidden_extent);
-  tcase_add_test (tc, small_inner_holes_are_left_to_the_copy);
+  tcase_add_test (tc, cached_small_holes_are_left_to_the_copy);
+  tcase_add_test (tc, uncached_small_holes_are_confirmed);
+  tcase_add_test (tc, uncached_small_holes_are_read_when_seek_data_cannot_tell);
   tcase_add_test (tc, an_extent_too_long_is_stored_in_pieces);
   tcase_add_test (tc, windows_hold_their_own_extents);
   tcase_add_test (tc, order_holds_across_windows);

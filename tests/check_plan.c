@@ -201,6 +201,33 @@ START_TEST (small_gaps_are_read_in_one_span)
 }
 END_TEST
 
+/* A window whose small holes map_confirm_holes () found uncached and
+   asked SEEK_DATA about: the plan skips them, reading none.  */
+START_TEST (confirmed_small_gaps_are_skipped)
+{
+  struct segment s[8];
+  add (0, 4096, EXTENT_DATA);
+  add (8192, 4096, EXTENT_DATA);
+  add (16384, 4096, EXTENT_DATA);
+  ck_assert_ptr_null (map_finish (&m, 32768, 12288, 4096, true));
+  m.read_gaps = false;
+  ck_assert (!map_gap_is_read (&m, 4096));
+  ck_assert_uint_eq (plan_all (32768, SPARSE_AUTO, false, s, 8), 6);
+  for (size_t i = 0; i < 6; i++)
+    {
+      ck_assert_int_eq (s[i].kind, i % 2 ? SEG_HOLE : SEG_COPY);
+      ck_assert_int_eq (s[i].start, 4096 * (off_t) i);
+    }
+  ck_assert_int_eq (s[5].len, 12288);
+  ck_assert_uint_eq (nparts, 0);
+  /* --sparse=never writes them as zeros, still without reading.  */
+  ck_assert_uint_eq (plan_all (32768, SPARSE_NEVER, false, s, 8), 6);
+  ck_assert_int_eq (s[1].kind, SEG_ZEROS);
+  ck_assert_int_eq (s[3].kind, SEG_ZEROS);
+  ck_assert_uint_eq (nparts, 0);
+}
+END_TEST
+
 START_TEST (a_large_hole_is_never_read)
 {
   struct segment s[8];
@@ -368,7 +395,7 @@ START_TEST (no_small_inner_hole_is_skipped)
           while (plan_next (&p, &seg))
             if (seg.kind == SEG_HOLE || seg.kind == SEG_ZEROS)
               ck_assert (seg.start == 0 || seg.start + seg.len == size
-                         || !map_gap_is_read (seg.len));
+                         || !map_gap_is_read (&m, seg.len));
         }
     }
 }
@@ -580,6 +607,7 @@ plan_suite (void)
   tc = tcase_create ("read spans");
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, small_gaps_are_read_in_one_span);
+  tcase_add_test (tc, confirmed_small_gaps_are_skipped);
   tcase_add_test (tc, a_large_hole_is_never_read);
   tcase_add_test (tc, a_small_hole_at_either_end_is_skipped);
   tcase_add_test (tc, spans_fit_the_buffer);

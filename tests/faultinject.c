@@ -5,8 +5,8 @@
                         (ioctl FS_IOC_FIEMAP), seek (lseek SEEK_DATA and
                         SEEK_HOLE), read, pread, write, pwrite,
                         copy_file_range, fallocate, ftruncate, fsync,
-                        fdatasync, rename, close, open (open and
-                        openat, by name).  EFFECT is an errno name
+                        fdatasync, rename, close, mincore, open (open
+                        and openat, by name).  EFFECT is an errno name
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
                         ENOTTY EINVAL ENXIO EPERM EXDEV), "short" for a short
                         count, or a lie:
@@ -32,6 +32,10 @@
      FAULT_PATH=S       count only calls on files whose name contains S
      FAULT_LOG=FILE     append a line to FILE for each fault injected,
                         so a test can tell that the fault happened
+     FAULT_MINCORE=S    beside any FAULT, mincore () reports every page
+                        in the page cache (S = cached) or none (S =
+                        uncached), for a test to choose what sparsecp
+                        does with the small holes between extents
 
    Only the names sparsecp links are interposed (nm -D src/sparsecp):
    on 64-bit glibc these are the plain names, which are also the 64-bit
@@ -48,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/fiemap.h>
@@ -602,4 +607,22 @@ openat (int dirfd, char const *name, int flags, ...)
                    dirfd, name) < 0)
     return -1;
   return next (dirfd, name, flags, mode);
+}
+
+/* ---- mincore: the page cache as sparsecp sees it ---- */
+
+EXPORT int
+mincore (void *addr, size_t len, unsigned char *vec)
+{
+  static int (*next) (void *, size_t, unsigned char *);
+  if (!next)
+    next = real ("mincore");
+  if (inject_error (wants ("mincore") && count_fault (true)) < 0)
+    return -1;
+  char const *lie = getenv ("FAULT_MINCORE");
+  if (!lie)
+    return next (addr, len, vec);
+  size_t page = sysconf (_SC_PAGESIZE);
+  memset (vec, strcmp (lie, "cached") == 0, (len + page - 1) / page);
+  return 0;
 }

@@ -34,13 +34,20 @@ while read -r name fault call times arg path opts outcome msg; do
   echo "old contents" >dst
   rm -f log
   # Rows named pipe-* copy src.img from a pipe, read with read(); rows
-  # named gap-* and late-* copy gap.img and late.img instead.
-  img=src.img
-  case $name in gap-*) img=gap.img;; late-*) img=late.img;; esac
+  # named gap-* and late-* copy gap.img and late.img instead; gap.img's
+  # small holes look cached (read by the copy) except for gap-cold-*
+  # rows (confirmed by SEEK_DATA).
+  img=src.img cache=
+  case $name in
+    gap-cold-*) img=gap.img cache=uncached;;
+    gap-*) img=gap.img cache=cached;;
+    late-*) img=late.img;;
+  esac
   src=$img
   case $name in pipe-*) src=/dev/stdin;; esac
   cat $img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
     FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
+    ${cache:+FAULT_MINCORE=$cache} \
     LD_PRELOAD="$preload" sparsecp $opts $src dst 2>err
   status=$?
   test -s log || fail_ "$name: the fault was never injected"
