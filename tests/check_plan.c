@@ -177,13 +177,21 @@ part_is (size_t i, enum part_kind kind, off_t len)
   ck_assert_int_eq (parts[i].len, len);
 }
 
-START_TEST (small_gaps_are_read_in_one_span)
+/* Map a file of 32 KiB: three extents of 4 KiB with 4 KiB holes
+   between them, and a hole of 12 KiB at the end.  */
+static void
+three_small_extents (void)
 {
-  struct segment s[4];
   add (0, 4096, EXTENT_DATA);
   add (8192, 4096, EXTENT_DATA);
   add (16384, 4096, EXTENT_DATA);
   ck_assert_ptr_null (map_finish (&m, 32768, 12288, 4096, true));
+}
+
+START_TEST (small_gaps_are_read_in_one_span)
+{
+  struct segment s[4];
+  three_small_extents ();
   ck_assert_uint_eq (plan_all (32768, SPARSE_AUTO, false, s, 4), 2);
   ck_assert_int_eq (s[0].kind, SEG_SPAN);
   ck_assert_int_eq (s[0].len, 20480);
@@ -206,10 +214,7 @@ END_TEST
 START_TEST (confirmed_small_gaps_are_skipped)
 {
   struct segment s[8];
-  add (0, 4096, EXTENT_DATA);
-  add (8192, 4096, EXTENT_DATA);
-  add (16384, 4096, EXTENT_DATA);
-  ck_assert_ptr_null (map_finish (&m, 32768, 12288, 4096, true));
+  three_small_extents ();
   m.read_gaps = false;
   ck_assert (!map_gap_is_read (&m, 4096));
   ck_assert_uint_eq (plan_all (32768, SPARSE_AUTO, false, s, 8), 6);
