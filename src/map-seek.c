@@ -77,6 +77,11 @@ map_seek (int fd, struct stat const *st,
 /* How many small holes of a window small_gaps_cached () looks at.  */
 enum { GAP_SAMPLE = 64 };
 
+/* The most of the file one mapping of small_gaps_cached () covers: the
+   samples of a dense window share one mapping, not one each.  Address
+   space only; nothing in it is touched.  */
+enum { GAP_MAP_SPAN = 64 * 1024 * 1024 };
+
 /* Whether the small holes between the extents of the window of M, the
    map of FD, are in the page cache, judged by mincore () on up to
    GAP_SAMPLE of them spread over the window: at least half their pages
@@ -90,6 +95,10 @@ small_gaps_cached (int fd, struct extent_map const *m)
   off_t page = sysconf (_SC_PAGESIZE);
   size_t step = m->n / GAP_SAMPLE + 1;
   size_t pages = 0, resident = 0;
+  char *base = MAP_FAILED;
+  off_t base_at = 0;
+  size_t base_len = 0;
+  bool cannot_tell = false;
 
   for (size_t i = 1; i < m->n; i += step)
     {
@@ -100,20 +109,36 @@ small_gaps_cached (int fd, struct extent_map const *m)
       /* The pages from the one the hole starts in to its end.  */
       off_t at = hole - hole % page;
       size_t len = hole_end - at;
+      if (base == MAP_FAILED || at < base_at
+          || base_at + (off_t) base_len < hole_end)
+        {
+          if (base != MAP_FAILED)
+            munmap (base, base_len);
+          /* As far as the window's last extent, which no sampled hole
+             passes, and so never past the end of the file.  */
+          off_t last = m->v[m->n - 1].start;
+          base_len = (last - at < GAP_MAP_SPAN ? last - at : GAP_MAP_SPAN);
+          if (base_len < len)
+            base_len = len;
+          base_at = at;
+          base = mmap (NULL, base_len, PROT_READ, MAP_SHARED, fd, at);
+          if (base == MAP_FAILED)
+            return true;
+        }
       unsigned char vec[MAP_READ_GAP_MAX / 4096 + 2];
-      void *p = mmap (NULL, len, PROT_READ, MAP_SHARED, fd, at);
-      if (p == MAP_FAILED)
-        return true;
-      int r = mincore (p, len, vec);
-      munmap (p, len);
-      if (r != 0)
-        return true;
+      if (mincore (base + (at - base_at), len, vec) != 0)
+        {
+          cannot_tell = true;
+          break;
+        }
       size_t n = (len + page - 1) / page;
       for (size_t k = 0; k < n; k++)
         resident += vec[k] & 1;
       pages += n;
     }
-  return pages == 0 || pages <= 2 * resident;
+  if (base != MAP_FAILED)
+    munmap (base, base_len);
+  return cannot_tell || pages == 0 || pages <= 2 * resident;
 }
 
 map_distrust

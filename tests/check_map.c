@@ -388,6 +388,67 @@ START_TEST (uncached_small_holes_are_read_when_seek_data_cannot_tell)
 }
 END_TEST
 
+/* Four blocks of data with a one-block hole after each of the first
+   three, mapped as such, and out of the page cache but for the holes
+   whose bits are set in CACHED (1: the first, 2: the second, 4: the
+   third).  False, with nothing left open, when the page cache cannot be
+   made to look so.  */
+static bool
+striped_file (int *fd, unsigned cached)
+{
+  char name[] = "check_map.XXXXXX";
+  char buf[4096];
+  int w = mkstemp (name);
+  ck_assert_int_ge (w, 0);
+  unlink (name);
+  memset (buf, 's', sizeof buf);
+  for (int k = 0; k < 4; k++)
+    {
+      ck_assert_int_eq (pwrite (w, buf, sizeof buf, k * 8192), sizeof buf);
+      ck_assert_ptr_null (map_add (&m, k * 8192, 4096, EXTENT_DATA));
+    }
+  ck_assert_int_eq (fdatasync (w), 0);
+  ck_assert_ptr_null (map_finish (&m, 28672, 16384, 4096, true));
+  /* No readahead: a read caches the page it asks for, no other.  */
+  ck_assert_int_eq (posix_fadvise (w, 0, 0, POSIX_FADV_DONTNEED), 0);
+  ck_assert_int_eq (posix_fadvise (w, 0, 0, POSIX_FADV_RANDOM), 0);
+  for (int k = 0; k < 3; k++)
+    if (cached & (1u << k))
+      ck_assert_int_eq (pread (w, buf, sizeof buf, k * 8192 + 4096),
+                        sizeof buf);
+  for (int k = 0; k < 3; k++)
+    if (cached_pages (w, k * 8192 + 4096, 4096) != !!(cached & (1u << k)))
+      {
+        close (w);
+        return false;
+      }
+  *fd = w;
+  return lseek (w, 4096, SEEK_DATA) == 8192;
+}
+
+/* The sampled holes share one mapping: each must still be judged by
+   its own pages, not by the first one's.  */
+START_TEST (each_sampled_hole_counts_its_own_pages)
+{
+  int fd;
+  if (striped_file (&fd, 1))
+    {
+      /* One of three cached: the holes are confirmed.  */
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      ck_assert (!m.read_gaps);
+      close (fd);
+    }
+  map_reset (&m, SCAN_FIEMAP);
+  if (striped_file (&fd, 2 | 4))
+    {
+      /* Two of three: read.  */
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      ck_assert (m.read_gaps);
+      close (fd);
+    }
+}
+END_TEST
+
 /* A map made in two windows: each holds only its own extents and range,
    and the checks of the whole map see both.  */
 START_TEST (windows_hold_their_own_extents)
@@ -500,6 +561,7 @@ map_suite (void)
   tcase_add_test (tc, cached_small_holes_are_left_to_the_copy);
   tcase_add_test (tc, uncached_small_holes_are_confirmed);
   tcase_add_test (tc, uncached_small_holes_are_read_when_seek_data_cannot_tell);
+  tcase_add_test (tc, each_sampled_hole_counts_its_own_pages);
   tcase_add_test (tc, an_extent_too_long_is_stored_in_pieces);
   tcase_add_test (tc, windows_hold_their_own_extents);
   tcase_add_test (tc, order_holds_across_windows);
