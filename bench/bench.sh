@@ -355,7 +355,7 @@ measure ()
     fi
   done
 
-  rm -f "$work/res.floor"
+  rm -f "$work/res.floor" "$work/res.floorcopy"
   round=1
   while [ $round -le "$BENCH_REPS" ]; do
     for t in $(round_order $round); do
@@ -363,7 +363,7 @@ measure ()
       timed_copy $t "$work/res.$t" ||
         fail "$name: $t took more than ${limit}s after a faster warm-up"
     done
-    [ -n "$floor" ] && floor_run "$work/res.floor"
+    [ -n "$floor" ] && floor_run
     round=$((round + 1))
   done
 
@@ -434,31 +434,42 @@ measure ()
   goal $name "peak RSS <= cp + 1 MiB" $ok
 }
 
-# The floor of W2 and W10, "COUNT DATA HOLE" of their stripes: the writes
-# any copy that keeps their holes must make, timed alone (mkwork
-# writes).  measure runs it once after each round, so that it meets the
-# same moments of a busy host as the tools.
+# The floors of W2 and W10, "COUNT DATA HOLE" of their stripes, timed
+# alone: the writes any copy that keeps their holes must make (mkwork
+# writes), and those writes with the reads of the data (mkwork copy: a
+# copy told the layout, that spends nothing on finding it).  measure
+# runs them once after each round, so that they meet the same moments
+# of a busy host as the tools.
 floor=
 floor_run ()
 {
   prepare_run
-  "$bin/timeit" "$limit" "$1" "$bin/mkwork" writes "$dst" $floor \
+  "$bin/timeit" "$limit" "$work/res.floor" "$bin/mkwork" writes "$dst" $floor \
     >>"$work/log" 2>&1 || fail "$name: mkwork writes failed"
+  prepare_run
+  "$bin/timeit" "$limit" "$work/res.floorcopy" "$bin/mkwork" copy "$src" "$dst" \
+    $floor >>"$work/log" 2>&1 || fail "$name: mkwork copy failed"
+  same_copy || fail "$name: mkwork copy made a copy that differs from its source"
   rm -f "$dst"
 }
 
+# floor_report [rounds]: the floors' medians, and with "rounds" their
+# ratio to cp round by round too, where a goal is judged so.
 floor_report ()
 {
-  awk -v f="$(median "$work/res.floor" '$1')" -v c="$wall_cp_auto" \
-      -v n="${floor%% *}" 'BEGIN {
-        printf "  floor, the %d writes alone (mkwork writes): wall %.0f ms = %.2f x cp\n",
-               n, f * 1000, f / c }'
-  # Round by round too, where a goal is judged so.
-  if [ "${1-}" = rounds ]; then
-    printf '  floor/cp wall by round: %s\n' "$(paste "$work/res.floor" "$work/res.cp-auto" |
-      awk -v n="$(awk 'END { print NF }' "$work/res.floor")" \
-        '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')"
-  fi
+  for f in floor floorcopy; do
+    case $f in
+      floor) what="the ${floor%% *} writes alone (mkwork writes)";;
+      *) what="reads and writes, layout told (mkwork copy)";;
+    esac
+    awk -v f="$(median "$work/res.$f" '$1')" -v c="$wall_cp_auto" -v what="$what" '
+      BEGIN { printf "  floor, %s: wall %.0f ms = %.2f x cp\n", what, f * 1000, f / c }'
+    if [ "${1-}" = rounds ]; then
+      printf '  %s/cp wall by round: %s\n' $f "$(paste "$work/res.$f" "$work/res.cp-auto" |
+        awk -v n="$(awk 'END { print NF }' "$work/res.$f")" \
+          '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')"
+    fi
+  done
 }
 
 heading ()

@@ -8,6 +8,10 @@
           mkwork writes FILE COUNT DATA HOLE
             the same layout written from one buffer filled once: the
             writes any copy of a stripes file must make, and nothing else
+          mkwork copy SRC FILE COUNT DATA HOLE
+            FILE as a copy of SRC, a stripes file of that layout, made
+            by reading each stripe's data once and writing it once: the
+            work of a copier told the layout, that finds nothing out
           mkwork dense FILE SIZE SEED
             SIZE bytes of data, no hole
           mkwork tree DIR COUNT SIZE SEED
@@ -44,6 +48,7 @@ usage (void)
   fputs ("usage: mkwork scatter FILE SIZE DATA PIECE SEED\n"
          "       mkwork stripes FILE COUNT DATA HOLE\n"
          "       mkwork writes FILE COUNT DATA HOLE\n"
+         "       mkwork copy SRC FILE COUNT DATA HOLE\n"
          "       mkwork dense FILE SIZE SEED\n"
          "       mkwork tree DIR COUNT SIZE SEED\n", stderr);
   exit (99);
@@ -207,6 +212,43 @@ make_stripes (char const *name, uint64_t count, uint64_t data,
   free (buf);
 }
 
+/* The floor of a copy of a stripes file (make bench's second floor for
+   W2 and W10): its data read from SRC and written at the same offsets,
+   with nothing spent on finding where the data is.  */
+static void
+copy_stripes (char const *src, char const *name, uint64_t count,
+              uint64_t data, uint64_t hole)
+{
+  char *buf = xmalloc (data);
+  target = src;
+  int in = open (src, O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    die ("open");
+  int fd = create (name);
+  for (uint64_t i = 0; i < count; i++)
+    {
+      off_t pos = i * (data + hole);
+      for (size_t got = 0; got < data; )
+        {
+          ssize_t r = pread (in, buf + got, data - got, pos + got);
+          if (r < 0 && errno == EINTR)
+            continue;
+          if (r <= 0)
+            {
+              target = src;
+              if (r == 0)
+                errno = EIO;    /* shorter than its layout */
+              die ("read");
+            }
+          got += r;
+        }
+      write_at (fd, buf, data, pos);
+    }
+  close (in);
+  finish (fd, count * (data + hole));
+  free (buf);
+}
+
 static void
 make_dense (char const *name, uint64_t size, uint64_t seed)
 {
@@ -266,6 +308,9 @@ main (int argc, char **argv)
            && argc == 6)
     make_stripes (argv[2], parse_size (argv[3]), parse_size (argv[4]),
                   parse_size (argv[5]), !strcmp (cmd, "stripes"));
+  else if (!strcmp (cmd, "copy") && argc == 7)
+    copy_stripes (argv[2], argv[3], parse_size (argv[4]),
+                  parse_size (argv[5]), parse_size (argv[6]));
   else if (!strcmp (cmd, "dense") && argc == 5)
     make_dense (argv[2], parse_size (argv[3]), parse_size (argv[4]));
   else if (!strcmp (cmd, "tree") && argc == 6)
