@@ -9,9 +9,9 @@
             the same layout written from one buffer filled once: the
             writes any copy of a stripes file must make, and nothing else
           mkwork copy SRC FILE COUNT DATA HOLE
-            FILE as a copy of SRC, a stripes file of that layout, made
-            by reading each stripe's data once and writing it once: the
-            work of a copier told the layout, that finds nothing out
+            FILE as a copy of SRC, a stripes file of that layout, read
+            in 256 KiB of whole stripes at a time and each stripe's data
+            written once: the work of a copier told the layout
           mkwork dense FILE SIZE SEED
             SIZE bytes of data, no hole
           mkwork tree DIR COUNT SIZE SEED

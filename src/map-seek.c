@@ -81,6 +81,8 @@ enum { GAP_SAMPLE = 64 };
    samples of a dense window share one mapping, not one each.  Address
    space only; nothing in it is touched.  */
 enum { GAP_MAP_SPAN = 64 * 1024 * 1024 };
+_Static_assert (MAP_READ_GAP_MAX + 64 * 1024 <= GAP_MAP_SPAN,
+                "a sampled hole, from its first page, fits one mapping");
 
 /* Whether the small holes between the extents of the window of M, the
    map of FD, are in the page cache, judged by mincore () on up to
@@ -98,7 +100,6 @@ small_gaps_cached (int fd, struct extent_map const *m)
   char *base = MAP_FAILED;
   off_t base_at = 0;
   size_t base_len = 0;
-  bool cannot_tell = false;
 
   for (size_t i = 1; i < m->n; i += step)
     {
@@ -118,8 +119,6 @@ small_gaps_cached (int fd, struct extent_map const *m)
              passes, and so never past the end of the file.  */
           off_t last = m->v[m->n - 1].start;
           base_len = (last - at < GAP_MAP_SPAN ? last - at : GAP_MAP_SPAN);
-          if (base_len < len)
-            base_len = len;
           base_at = at;
           base = mmap (NULL, base_len, PROT_READ, MAP_SHARED, fd, at);
           if (base == MAP_FAILED)
@@ -128,8 +127,8 @@ small_gaps_cached (int fd, struct extent_map const *m)
       unsigned char vec[MAP_READ_GAP_MAX / 4096 + 2];
       if (mincore (base + (at - base_at), len, vec) != 0)
         {
-          cannot_tell = true;
-          break;
+          munmap (base, base_len);
+          return true;
         }
       size_t n = (len + page - 1) / page;
       for (size_t k = 0; k < n; k++)
@@ -138,7 +137,7 @@ small_gaps_cached (int fd, struct extent_map const *m)
     }
   if (base != MAP_FAILED)
     munmap (base, base_len);
-  return cannot_tell || pages == 0 || pages <= 2 * resident;
+  return pages == 0 || pages <= 2 * resident;
 }
 
 map_distrust

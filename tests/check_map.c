@@ -191,14 +191,22 @@ END_TEST
 
 /* A file of 128 KiB with 4 KiB of data at 0 and at 64 KiB, open for
    reading in *FD; false when SEEK_DATA cannot tell holes here.  */
-static bool
-two_block_file (int *fd)
+/* A new file, already unlinked, in the current directory.  */
+static int
+temp_file (void)
 {
   char name[] = "check_map.XXXXXX";
-  char buf[4096];
   int w = mkstemp (name);
   ck_assert_int_ge (w, 0);
   unlink (name);
+  return w;
+}
+
+static bool
+two_block_file (int *fd)
+{
+  char buf[4096];
+  int w = temp_file ();
   memset (buf, 'x', sizeof buf);
   ck_assert_int_eq (pwrite (w, buf, sizeof buf, 0), sizeof buf);
   ck_assert_int_eq (pwrite (w, buf, sizeof buf, 65536), sizeof buf);
@@ -396,11 +404,8 @@ END_TEST
 static bool
 striped_file (int *fd, unsigned cached)
 {
-  char name[] = "check_map.XXXXXX";
   char buf[4096];
-  int w = mkstemp (name);
-  ck_assert_int_ge (w, 0);
-  unlink (name);
+  int w = temp_file ();
   memset (buf, 's', sizeof buf);
   for (int k = 0; k < 4; k++)
     {
