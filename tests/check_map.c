@@ -189,8 +189,6 @@ START_TEST (many_extents_grow_the_map)
 }
 END_TEST
 
-/* A file of 128 KiB with 4 KiB of data at 0 and at 64 KiB, open for
-   reading in *FD; false when SEEK_DATA cannot tell holes here.  */
 /* A new file, already unlinked, in the current directory.  */
 static int
 temp_file (void)
@@ -202,6 +200,8 @@ temp_file (void)
   return w;
 }
 
+/* A file of 128 KiB with 4 KiB of data at 0 and at 64 KiB, open for
+   reading in *FD; false when SEEK_DATA cannot tell holes here.  */
 static bool
 two_block_file (int *fd)
 {
