@@ -1,9 +1,11 @@
 /* Copying one file: map, plan and copy, into a temporary file that
-   replaces the destination only once it is complete.  */
+   replaces the destination, or an unnamed one that becomes it, only once
+   it is complete.  */
 
 #include "copy-file.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "dirname.h"
 #include "error.h"
 #include "ignore-value.h"
+#include "intprops.h"
 #include "quotearg.h"
 #include "same-inode.h"
 #include "stat-time.h"
@@ -484,6 +487,8 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   /* A device or FIFO cannot be replaced by rename: write into it.  */
   bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
+  bool anon = false;    /* DST is new, and made without a name till done */
+  char anon_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
   int target_dir = -1;
   mode_t final_mode = (mode_t) -1;   /* set once the copy is complete */
   int dst_fd;
@@ -510,7 +515,10 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
       if (target && d->is_link)
         target = hold_target_dir (target, &target_dir);
-      dst_fd = target ? temp_file_create (target, mode, &temp) : -1;
+      dst_fd = target && !d->exists ? anon_file_create (target, mode) : -1;
+      anon = dst_fd >= 0;
+      if (target && !anon)
+        dst_fd = temp_file_create (target, mode, &temp);
       if (target && dst_fd < 0)
         error (0, errno, "cannot create regular file %s", quoteaf (dst));
     }
@@ -530,13 +538,30 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       struct stat const *old = d->exists && !d->as_new ? &d->st : NULL;
       if (old)
         final_mode = old->st_mode & 07777;
-      ok = set_dst_attributes (dst_fd, temp, dst, src, src_fd, &sst, old,
-                               final_mode, x);
+      if (anon)
+        sprintf (anon_name, "/proc/self/fd/%d", dst_fd);
+      ok = set_dst_attributes (dst_fd, anon ? anon_name : temp, dst, src,
+                               src_fd, &sst, old, final_mode, x);
+    }
+  bool linked = false;
+  if (ok && anon)
+    {
+      linked = anon_file_link (dst_fd, target) == 0;
+      if (!linked)
+        {
+          error (0, errno, "cannot create regular file %s", quoteaf (dst));
+          ok = false;
+        }
     }
   if (close (dst_fd) != 0 && ok)
     {
       error (0, errno, "failed to close %s", quoteaf (dst));
       ok = false;
+      /* Named already, and not trusted: take back the name it was just
+         given (only file systems with a flush method, such as FUSE, can
+         fail a close).  */
+      if (linked)
+        ignore_value (unlink (target));
     }
   if (temp)
     {

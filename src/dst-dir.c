@@ -15,11 +15,8 @@ dst_dir_open (char const *name, bool follow)
                       | (follow ? 0 : O_NOFOLLOW)));
 }
 
-/* Whether /proc/self/fd names the open files of this process: the names
-   dst_dir_name makes work only then (gnulib's openat emulation uses the
-   same names).  */
-static bool
-have_proc_fd (void)
+bool
+proc_fd_names (void)
 {
   static int known = -1;
   if (known < 0)
@@ -30,7 +27,7 @@ have_proc_fd (void)
 char *
 dst_dir_name (int dirfd, char const *entry, char const *fallback)
 {
-  if (dirfd < 0 || !have_proc_fd ())
+  if (dirfd < 0 || !proc_fd_names ())
     return xstrdup (fallback);
   char *name;
   if (entry ? asprintf (&name, "/proc/self/fd/%d/%s", dirfd, entry) < 0

@@ -18,4 +18,9 @@ int dst_dir_open (char const *name, bool follow);
    or without /proc, a copy of FALLBACK.  Free the result.  */
 char *dst_dir_name (int dirfd, char const *entry, char const *fallback);
 
+/* Whether /proc/self/fd names the open files of this process: the names
+   dst_dir_name makes work only then (gnulib's openat emulation uses the
+   same names).  */
+bool proc_fd_names (void);
+
 #endif

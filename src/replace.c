@@ -11,8 +11,10 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "dst-dir.h"
 #include "dirname.h"
 #include "filenamecat.h"
+#include "intprops.h"
 #include "xalloc.h"
 
 /* The name given to temporary files: hidden, and saying whose they are.  */
@@ -127,6 +129,63 @@ temp_node_create (char const *dst, int (*make) (char const *, void *),
 {
   char *name;
   return make_fresh (dst, make, arg, &name) < 0 ? NULL : name;
+}
+
+int
+anon_file_create (char const *target, mode_t mode)
+{
+  /* Without /proc, only CAP_DAC_READ_SEARCH could link the file in.  */
+  if (!proc_fd_names ())
+    {
+      errno = EOPNOTSUPP;
+      return -1;
+    }
+  char *dir = dir_name (target);
+  int fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+  int e = errno;
+  free (dir);
+  errno = e;
+  return fd;
+}
+
+/* Give the unnamed file open as FD the name NAME (see anon_file_link).  */
+static int
+link_anon (char const *name, void *fd)
+{
+  /* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, and says ENOENT without it;
+     the name in /proc/self/fd works for anyone.  */
+  static bool empty_path_refused;
+  int f = *(int *) fd;
+  if (!empty_path_refused)
+    {
+      if (linkat (f, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+        return 0;
+      if (errno != ENOENT)
+        return -1;
+      empty_path_refused = true;
+    }
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", f);
+  return linkat (AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+int
+anon_file_link (int fd, char const *target)
+{
+  if (link_anon (target, &fd) == 0)
+    return 0;
+  if (errno != EEXIST)
+    return -1;
+  /* Something has the name (made meanwhile, or a symlink loop -f
+     replaces): replace it, as the rename of a named temporary would.  */
+  char *temp;
+  if (make_fresh (target, link_anon, &fd, &temp) < 0)
+    return -1;
+  int r = temp_commit (temp, target);
+  if (r != 0)
+    temp_discard (temp);
+  free (temp);
+  return r;
 }
 
 int

@@ -1,7 +1,9 @@
 /* Destinations that appear only when complete: every new file, symlink,
    node or hard link is made under a temporary name in the directory of
    its destination and renamed over it at the end, so a failure leaves an
-   existing destination untouched.  */
+   existing destination untouched.  A regular file whose destination does
+   not exist yet is made without a name and linked in at the end, which
+   costs the directory one entry instead of two and a rename.  */
 
 #ifndef SPARSECP_REPLACE_H
 #define SPARSECP_REPLACE_H
@@ -15,6 +17,18 @@ void install_cleanup_handlers (void);
    Return its descriptor, open for reading and writing, and its name in
    *TEMP, or -1 with errno set.  */
 int temp_file_create (char const *target, mode_t mode, char **temp);
+
+/* Create an unnamed regular file (O_TMPFILE) in the directory of
+   TARGET, with MODE less the umask, for anon_file_link to name TARGET
+   once it is complete: until then no name shows it, and a copy killed
+   even by SIGKILL leaves nothing behind.  Return its descriptor, open for
+   reading and writing, or -1 with errno set (EOPNOTSUPP where the file
+   system cannot; temp_file_create then can).  */
+int anon_file_create (char const *target, mode_t mode);
+
+/* Give FD, from anon_file_create, the name TARGET, replacing whatever
+   has that name as temp_commit would.  Return 0, or -1 with errno set.  */
+int anon_file_link (int fd, char const *target);
 
 /* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file
    there or fails otherwise than with EEXIST.  Return the name it made,

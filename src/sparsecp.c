@@ -235,7 +235,9 @@ hole by both methods) are caught only by --verify.\n\
 Each regular file, symlink, special file and hard link is made under a\n\
 temporary name in its directory and renamed over DEST only when complete,\n\
 so a failed copy leaves an existing DEST untouched; a DEST with other hard\n\
-links is replaced by a new file.  A regular copy onto a DEST that is a\n\
+links is replaced by a new file.  A regular file whose DEST does not exist\n\
+is made without a name (O_TMPFILE) and linked in when complete, so even a\n\
+copy killed with SIGKILL leaves nothing there.  A regular copy onto a DEST that is a\n\
 symlink goes, as with cp, to the file the symlink points to: the temporary\n\
 file is made in that file's directory and renamed over that file, never\n\
 over the symlink, which is kept.  A dangling DEST symlink is refused\n\

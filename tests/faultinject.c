@@ -5,10 +5,12 @@
                         (ioctl FS_IOC_FIEMAP), seek (lseek SEEK_DATA and
                         SEEK_HOLE), read, pread, write, pwrite,
                         copy_file_range, fallocate, ftruncate, fsync,
-                        fdatasync, rename, close, mincore, open (open
-                        and openat, by name).  EFFECT is an errno name
+                        fdatasync, rename, linkat (by the new name),
+                        close, mincore, open (open and openat, by
+                        name).  EFFECT is an errno name
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
-                        ENOTTY EINVAL ENXIO EPERM EXDEV), "short" for a short
+                        ENOTTY EINVAL ENXIO EPERM EXDEV ENOENT EEXIST),
+                        "short" for a short
                         count, or a lie:
                           fiemap: drop (extent FAULT_ARG, default 0, is
                                   reported as a hole), cut (extent
@@ -72,7 +74,7 @@ static struct errno_name const errno_names[] =
   { "ENOSPC", ENOSPC }, { "EDQUOT", EDQUOT }, { "EFBIG", EFBIG },
   { "EOPNOTSUPP", EOPNOTSUPP }, { "ENOTTY", ENOTTY },
   { "EINVAL", EINVAL }, { "ENXIO", ENXIO }, { "EPERM", EPERM },
-  { "EXDEV", EXDEV },
+  { "EXDEV", EXDEV }, { "ENOENT", ENOENT }, { "EEXIST", EEXIST },
   { NULL, 0 }
 };
 
@@ -525,6 +527,17 @@ rename (char const *from, char const *to)
                     && count_fault (path_matches (from) || path_matches (to))) < 0)
     return -1;
   return next (from, to);
+}
+
+EXPORT int
+linkat (int fromfd, char const *from, int tofd, char const *to, int flags)
+{
+  static int (*next) (int, char const *, int, char const *, int);
+  if (!next)
+    next = real ("linkat");
+  if (inject_error (wants ("linkat") && count_fault (path_matches (to))) < 0)
+    return -1;
+  return next (fromfd, from, tofd, to, flags);
 }
 
 EXPORT int

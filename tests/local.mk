@@ -52,6 +52,7 @@ shell_tests = \
   tests/prealloc.sh \
   tests/sparse-modes.sh \
   tests/special.sh \
+  tests/new-dest.sh \
   tests/tmpfs.sh \
   tests/big.sh \
   tests/memory.sh \

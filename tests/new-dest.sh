@@ -1,0 +1,90 @@
+#!/bin/sh
+# A DEST that did not exist appears only complete: a copy that fails or
+# is killed, even by SIGKILL, leaves nothing in DEST's directory.
+. "${abs_top_srcdir:-.}/tests/init.sh"
+
+shim=${abs_top_builddir:-..}/tests/faultinject.so
+test -f "$shim" || framework_failure_ "no $shim"
+mkholes src 1M d:0:4K d:512K:64K || framework_failure_ mkholes
+
+# Nothing under out/ but what the test names.
+only_in_out ()
+{
+  got=$(ls -A out | tr '\n' ' ')
+  test "$got" = "$1" || fail_ "$2: out/ holds '$got', not '$1'"
+}
+
+# Killed while reading a FIFO that has more to come: by then the copy
+# has its destination file open, which is what /proc shows.
+mkfifo fifo || skip_ "cannot make a FIFO"
+for sig in KILL TERM; do
+  rm -rf out && mkdir out || framework_failure_ "mkdir out"
+  { head -c 300000 /dev/urandom; sleep 60; } >fifo &
+  writer=$!
+  sparsecp fifo out/dst &
+  copier=$!
+  tries=0
+  until ls -l /proc/$copier/fd 2>/dev/null | grep -q "$PWD/out/"; do
+    tries=$((tries + 1))
+    test $tries -lt 200 || { kill $writer $copier; framework_failure_ \
+      "sparsecp never opened a file in out/"; }
+    sleep 0.05
+  done
+  kill -$sig $copier
+  wait $copier
+  status=$?
+  kill $writer 2>/dev/null
+  wait $writer 2>/dev/null
+  test $status -gt 128 || fail_ "SIG$sig: sparsecp exited $status"
+  only_in_out "" "after SIG$sig"
+done
+
+# The name that must not be taken is refused, and nothing is left.
+rm -rf out && mkdir out || framework_failure_ "mkdir out"
+FAULT=linkat:EIO FAULT_PATH=out/dst LD_PRELOAD=$shim \
+  expect_fail 1 "cannot create regular file 'out/dst': Input/output error" \
+  sparsecp src out/dst
+only_in_out "" "after a failed link"
+
+# Without CAP_DAC_READ_SEARCH, linkat (AT_EMPTY_PATH) says ENOENT on
+# kernels before 6.10: the file is linked by its name in /proc instead.
+rm -f out/dst
+FAULT=linkat:ENOENT FAULT_PATH=out/dst FAULT_LOG=log LD_PRELOAD=$shim \
+  sparsecp src out/dst || fail_ "copy with AT_EMPTY_PATH refused failed"
+test -s log || framework_failure_ "the fault was not injected"
+cmp src out/dst || fail_ "copy with AT_EMPTY_PATH refused differs"
+only_in_out "dst " "after a link through /proc"
+
+# The name taken when the copy is linked in (EEXIST): here by a symlink
+# loop, which -f replaces as cp does; the finished file takes its place
+# through a temporary name, as a rename would.
+rm -f log out/dst
+ln -s dst out/dst || framework_failure_ "ln -s"
+sparsecp -f src out/dst || fail_ "copy over a symlink loop failed"
+test -f out/dst && test ! -h out/dst || fail_ "the symlink loop is still there"
+cmp src out/dst || fail_ "copy over a symlink loop differs"
+only_in_out "dst " "after replacing a symlink loop"
+rm -f out/dst
+
+# A file system without O_TMPFILE (open says EOPNOTSUPP): the named
+# temporary file does, with the same result.
+FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD=$shim \
+  sparsecp src out/dst || fail_ "copy without O_TMPFILE failed"
+test -s log || framework_failure_ "the fault was not injected"
+cmp src out/dst || fail_ "copy without O_TMPFILE differs"
+only_in_out "dst " "after a copy without O_TMPFILE"
+
+# A new file's mode is the source's less the umask, as cp makes it.
+for m in 644 600 755 666 4755; do
+  for u in 022 077 000; do
+    chmod $m src || framework_failure_ "chmod $m"
+    rm -f want got
+    (umask $u && cp src want && sparsecp src got) \
+      || fail_ "copying mode $m under umask $u failed"
+    test "$(stat -c %a got)" = "$(stat -c %a want)" \
+      || fail_ "mode $m under umask $u: $(stat -c %a got), cp made $(stat -c %a want)"
+  done
+done
+cmp src got || fail_ "the copy differs"
+
+Exit $fail
