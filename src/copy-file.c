@@ -489,6 +489,8 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   char *target = NULL, *temp = NULL;
   bool anon = false;    /* DST is new, and made without a name till done */
   char anon_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  int at_dir = AT_FDCWD;        /* where a new DST is named, and its name */
+  char const *at_name = NULL;
   int target_dir = -1;
   mode_t final_mode = (mode_t) -1;   /* set once the copy is complete */
   int dst_fd;
@@ -515,7 +517,11 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
       if (target && d->is_link)
         target = hold_target_dir (target, &target_dir);
-      dst_fd = target && !d->exists ? anon_file_create (target, mode) : -1;
+      /* A new DST below a held directory is reached through it.  */
+      at_dir = d->is_link ? AT_FDCWD : d->dirfd;
+      at_name = d->is_link ? target : d->entry;
+      dst_fd = target && !d->exists ? anon_file_create (at_dir, at_name, mode)
+                                    : -1;
       anon = dst_fd >= 0;
       if (target && !anon)
         dst_fd = temp_file_create (target, mode, &temp);
@@ -546,7 +552,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   bool linked = false;
   if (ok && anon)
     {
-      linked = anon_file_link (dst_fd, target) == 0;
+      linked = anon_file_link (dst_fd, at_dir, at_name, target) == 0;
       if (!linked)
         {
           error (0, errno, "cannot create regular file %s", quoteaf (dst));
@@ -561,7 +567,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
          given (only file systems with a flush method, such as FUSE, can
          fail a close).  */
       if (linked)
-        ignore_value (unlink (target));
+        ignore_value (unlinkat (at_dir, at_name, 0));
     }
   if (temp)
     {

@@ -14,6 +14,8 @@ struct dst_state
 {
   char const *path;   /* where to reach DST: its name, or a name through
                          the directory that holds it (dst-dir.h) */
+  int dirfd;          /* that directory, and DST's name in it, for the */
+  char const *entry;  /* *at calls: or AT_FDCWD and PATH */
   bool exists;
   bool is_link;       /* a symlink, written through as cp does */
   bool as_new;        /* give it a new file's attributes, not its own */

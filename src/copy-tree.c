@@ -574,15 +574,19 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
              struct stat *lst)
 {
   struct copy_options const *x = w->x;
-  *d = (struct dst_state) { .exists = true, .path = at };
-  if (lstat (at, lst) != 0)
+  int dirfd = (e->fts_level == FTS_ROOTLEVEL ? -1
+               : held_dir (e->fts_parent));
+  *d = (struct dst_state) { .exists = true, .path = at,
+                            .dirfd = dirfd < 0 ? AT_FDCWD : dirfd,
+                            .entry = dirfd < 0 ? at : e->fts_name };
+  if (fstatat (d->dirfd, d->entry, lst, AT_SYMLINK_NOFOLLOW) != 0)
     d->exists = false;
   else if (!as_file || !S_ISLNK (lst->st_mode))
     d->st = *lst;
   else
     {
       d->is_link = true;
-      if (stat (at, &d->st) != 0)
+      if (fstatat (d->dirfd, d->entry, &d->st, 0) != 0)
         {
           d->exists = false;
           /* -f: cp removes a DEST it cannot open, a symlink loop too;
@@ -698,7 +702,9 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
       if (ok)
         summary_made (SUM_SPECIAL);
     }
-  if (ok)
+  /* A regular file copied below an operand, not through a symlink, is
+     nothing record_made keeps: spare each small file the lstat.  */
+  if (ok && (operand || !as_file || d.is_link))
     record_made (at, operand);
   if (ok && hard_links)
     remember_copy (st, dst);

@@ -132,7 +132,7 @@ temp_node_create (char const *dst, int (*make) (char const *, void *),
 }
 
 int
-anon_file_create (char const *target, mode_t mode)
+anon_file_create (int dirfd, char const *name, mode_t mode)
 {
   /* Without /proc, only CAP_DAC_READ_SEARCH could link the file in.  */
   if (!proc_fd_names ())
@@ -140,48 +140,54 @@ anon_file_create (char const *target, mode_t mode)
       errno = EOPNOTSUPP;
       return -1;
     }
-  char *dir = dir_name (target);
-  int fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+  char *dir = dir_name (name);
+  int fd = openat (dirfd, dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
   int e = errno;
   free (dir);
   errno = e;
   return fd;
 }
 
-/* Give the unnamed file open as FD the name NAME (see anon_file_link).  */
+/* Give the unnamed file open as FD the name NAME in DIRFD.  */
 static int
-link_anon (char const *name, void *fd)
+link_anon_at (int fd, int dirfd, char const *name)
 {
-  /* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, and says ENOENT without it;
-     the name in /proc/self/fd works for anyone.  */
+  /* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH before Linux 6.10, and says
+     ENOENT without it; the name in /proc/self/fd works for anyone.  */
   static bool empty_path_refused;
-  int f = *(int *) fd;
   if (!empty_path_refused)
     {
-      if (linkat (f, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+      if (linkat (fd, "", dirfd, name, AT_EMPTY_PATH) == 0)
         return 0;
       if (errno != ENOENT)
         return -1;
       empty_path_refused = true;
     }
   char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", f);
-  return linkat (AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+  sprintf (proc, "/proc/self/fd/%d", fd);
+  return linkat (AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW);
+}
+
+/* make_fresh's MAKE for anon_file_link: link the file open as *FD.  */
+static int
+link_anon (char const *name, void *fd)
+{
+  return link_anon_at (*(int *) fd, AT_FDCWD, name);
 }
 
 int
-anon_file_link (int fd, char const *target)
+anon_file_link (int fd, int dirfd, char const *name, char const *path)
 {
-  if (link_anon (target, &fd) == 0)
+  if (link_anon_at (fd, dirfd, name) == 0)
     return 0;
   if (errno != EEXIST)
     return -1;
   /* Something has the name (made meanwhile, or a symlink loop -f
      replaces): replace it, as the rename of a named temporary would.  */
   char *temp;
-  if (make_fresh (target, link_anon, &fd, &temp) < 0)
+  if (make_fresh (path, link_anon, &fd, &temp) < 0)
     return -1;
-  int r = temp_commit (temp, target);
+  int r = temp_commit (temp, path);
   if (r != 0)
     temp_discard (temp);
   free (temp);

@@ -18,17 +18,19 @@ void install_cleanup_handlers (void);
    *TEMP, or -1 with errno set.  */
 int temp_file_create (char const *target, mode_t mode, char **temp);
 
-/* Create an unnamed regular file (O_TMPFILE) in the directory of
-   TARGET, with MODE less the umask, for anon_file_link to name TARGET
-   once it is complete: until then no name shows it, and a copy killed
-   even by SIGKILL leaves nothing behind.  Return its descriptor, open for
-   reading and writing, or -1 with errno set (EOPNOTSUPP where the file
-   system cannot; temp_file_create then can).  */
-int anon_file_create (char const *target, mode_t mode);
+/* Create an unnamed regular file (O_TMPFILE) in the directory of NAME,
+   relative to DIRFD (or AT_FDCWD), with MODE less the umask, for
+   anon_file_link to give that name once it is complete: until then no
+   name shows it, and a copy killed even by SIGKILL leaves nothing
+   behind.  Return its descriptor, open for reading and writing, or -1
+   with errno set (EOPNOTSUPP where the file system cannot;
+   temp_file_create then can).  */
+int anon_file_create (int dirfd, char const *name, mode_t mode);
 
-/* Give FD, from anon_file_create, the name TARGET, replacing whatever
-   has that name as temp_commit would.  Return 0, or -1 with errno set.  */
-int anon_file_link (int fd, char const *target);
+/* Give FD, from anon_file_create, the name NAME relative to DIRFD, which
+   PATH also names, replacing whatever has that name as temp_commit
+   would.  Return 0, or -1 with errno set.  */
+int anon_file_link (int fd, int dirfd, char const *name, char const *path);
 
 /* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file
    there or fails otherwise than with EEXIST.  Return the name it made,
