@@ -552,7 +552,8 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   bool linked = false;
   if (ok && anon)
     {
-      linked = anon_file_link (dst_fd, at_dir, at_name, target) == 0;
+      linked = anon_file_link (dst_fd, at_dir, at_name,
+                               d->unseen ? NULL : target) == 0;
       if (!linked)
         {
           error (0, errno, "cannot create regular file %s", quoteaf (dst));

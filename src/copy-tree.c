@@ -579,6 +579,14 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   *d = (struct dst_state) { .exists = true, .path = at,
                             .dirfd = dirfd < 0 ? AT_FDCWD : dirfd,
                             .entry = dirfd < 0 ? at : e->fts_name };
+  /* In a directory this walk has just made there is nothing to look
+     at, as cp knows: spare each small file the fstatat.  */
+  if (as_file && dirfd >= 0 && (e->fts_parent->fts_number & DIR_NEW))
+    {
+      d->exists = false;
+      d->unseen = true;
+      return DO_COPY;
+    }
   if (fstatat (d->dirfd, d->entry, lst, AT_SYMLINK_NOFOLLOW) != 0)
     d->exists = false;
   else if (!as_file || !S_ISLNK (lst->st_mode))

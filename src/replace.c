@@ -180,7 +180,7 @@ anon_file_link (int fd, int dirfd, char const *name, char const *path)
 {
   if (link_anon_at (fd, dirfd, name) == 0)
     return 0;
-  if (errno != EEXIST)
+  if (errno != EEXIST || !path)
     return -1;
   /* Something has the name (made meanwhile, or a symlink loop -f
      replaces): replace it, as the rename of a named temporary would.  */

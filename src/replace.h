@@ -29,7 +29,8 @@ int anon_file_create (int dirfd, char const *name, mode_t mode);
 
 /* Give FD, from anon_file_create, the name NAME relative to DIRFD, which
    PATH also names, replacing whatever has that name as temp_commit
-   would.  Return 0, or -1 with errno set.  */
+   would; with PATH null, fail with EEXIST instead.  Return 0, or -1 with
+   errno set.  */
 int anon_file_link (int fd, int dirfd, char const *name, char const *path);
 
 /* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file

@@ -66,6 +66,20 @@ cmp src out/dst || fail_ "copy over a symlink loop differs"
 only_in_out "dst " "after replacing a symlink loop"
 rm -f out/dst
 
+# In a directory the copy has just made, sparsecp does not look for the
+# file first, as cp does not: one that appears there meanwhile (EEXIST
+# at the link) is not replaced, and the copy fails as cp's open does.
+mkdir tree || framework_failure_ "mkdir tree"
+cp src tree/f || framework_failure_ "cp"
+FAULT=linkat:EEXIST FAULT_PATH=f FAULT_LOG=log LD_PRELOAD=$shim \
+  expect_fail 1 "cannot create regular file 'out/tree/f': File exists" \
+  sparsecp -r tree out/
+test -s log || framework_failure_ "the fault was not injected"
+test ! -e out/tree/f || fail_ "out/tree/f was made after EEXIST"
+sparsecp -r tree out/ || fail_ "copy into an existing out/tree failed"
+cmp src out/tree/f || fail_ "out/tree/f differs"
+rm -rf log out/tree
+
 # A file system without O_TMPFILE (open says EOPNOTSUPP): the named
 # temporary file does, with the same result.
 FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD=$shim \
