@@ -5,6 +5,11 @@
 
 shim=${abs_top_builddir:-..}/tests/faultinject.so
 test -f "$shim" || framework_failure_ "no $shim"
+# A sanitized sparsecp wants its runtime first among the libraries.
+preload=$shim
+asan=$(ldd "$(command -v sparsecp)" 2>/dev/null |
+       sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
+test -n "$asan" && preload="$asan $shim"
 mkholes src 1M d:0:4K d:512K:64K || framework_failure_ mkholes
 
 # Nothing under out/ but what the test names.
@@ -41,7 +46,7 @@ done
 
 # The name that must not be taken is refused, and nothing is left.
 rm -rf out && mkdir out || framework_failure_ "mkdir out"
-FAULT=linkat:EIO FAULT_PATH=out/dst LD_PRELOAD=$shim \
+FAULT=linkat:EIO FAULT_PATH=out/dst LD_PRELOAD="$preload" \
   expect_fail 1 "cannot create regular file 'out/dst': Input/output error" \
   sparsecp src out/dst
 only_in_out "" "after a failed link"
@@ -49,7 +54,7 @@ only_in_out "" "after a failed link"
 # Without CAP_DAC_READ_SEARCH, linkat (AT_EMPTY_PATH) says ENOENT on
 # kernels before 6.10: the file is linked by its name in /proc instead.
 rm -f out/dst
-FAULT=linkat:ENOENT FAULT_PATH=out/dst FAULT_LOG=log LD_PRELOAD=$shim \
+FAULT=linkat:ENOENT FAULT_PATH=out/dst FAULT_LOG=log LD_PRELOAD="$preload" \
   sparsecp src out/dst || fail_ "copy with AT_EMPTY_PATH refused failed"
 test -s log || framework_failure_ "the fault was not injected"
 cmp src out/dst || fail_ "copy with AT_EMPTY_PATH refused differs"
@@ -71,7 +76,7 @@ rm -f out/dst
 # at the link) is not replaced, and the copy fails as cp's open does.
 mkdir tree || framework_failure_ "mkdir tree"
 cp src tree/f || framework_failure_ "cp"
-FAULT=linkat:EEXIST FAULT_PATH=f FAULT_LOG=log LD_PRELOAD=$shim \
+FAULT=linkat:EEXIST FAULT_PATH=f FAULT_LOG=log LD_PRELOAD="$preload" \
   expect_fail 1 "cannot create regular file 'out/tree/f': File exists" \
   sparsecp -r tree out/
 test -s log || framework_failure_ "the fault was not injected"
@@ -82,7 +87,7 @@ rm -rf log out/tree
 
 # A file system without O_TMPFILE (open says EOPNOTSUPP): the named
 # temporary file does, with the same result.
-FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD=$shim \
+FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD="$preload" \
   sparsecp src out/dst || fail_ "copy without O_TMPFILE failed"
 test -s log || framework_failure_ "the fault was not injected"
 cmp src out/dst || fail_ "copy without O_TMPFILE differs"
