@@ -5,7 +5,6 @@
 #include "copy-file.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,7 +20,6 @@
 #include "dirname.h"
 #include "error.h"
 #include "ignore-value.h"
-#include "intprops.h"
 #include "quotearg.h"
 #include "same-inode.h"
 #include "stat-time.h"
@@ -488,7 +486,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
   bool anon = false;    /* DST is new, and made without a name till done */
-  char anon_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  char anon_name[PROC_FD_NAME_SIZE];
   int at_dir = AT_FDCWD;        /* where a new DST is named, and its name */
   char const *at_name = NULL;
   int target_dir = -1;
@@ -544,10 +542,9 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       struct stat const *old = d->exists && !d->as_new ? &d->st : NULL;
       if (old)
         final_mode = old->st_mode & 07777;
-      if (anon)
-        sprintf (anon_name, "/proc/self/fd/%d", dst_fd);
-      ok = set_dst_attributes (dst_fd, anon ? anon_name : temp, dst, src,
-                               src_fd, &sst, old, final_mode, x);
+      ok = set_dst_attributes (dst_fd,
+                               anon ? proc_fd_name (anon_name, dst_fd) : temp,
+                               dst, src, src_fd, &sst, old, final_mode, x);
     }
   bool linked = false;
   if (ok && anon)

@@ -25,6 +25,13 @@ proc_fd_names (void)
 }
 
 char *
+proc_fd_name (char buf[PROC_FD_NAME_SIZE], int fd)
+{
+  sprintf (buf, "/proc/self/fd/%d", fd);
+  return buf;
+}
+
+char *
 dst_dir_name (int dirfd, char const *entry, char const *fallback)
 {
   if (dirfd < 0 || !proc_fd_names ())

@@ -8,6 +8,8 @@
 
 #include "system.h"
 
+#include "intprops.h"
+
 /* Open the directory NAME, following a symlink only if FOLLOW.  Return
    a descriptor (O_PATH) for dst_dir_name, or -1 with errno set.  */
 int dst_dir_open (char const *name, bool follow);
@@ -22,5 +24,11 @@ char *dst_dir_name (int dirfd, char const *entry, char const *fallback);
    dst_dir_name makes work only then (gnulib's openat emulation uses the
    same names).  */
 bool proc_fd_names (void);
+
+/* Room for the name proc_fd_name makes.  */
+#define PROC_FD_NAME_SIZE (sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int))
+
+/* Write into BUF the name /proc/self/fd gives descriptor FD; return BUF.  */
+char *proc_fd_name (char buf[PROC_FD_NAME_SIZE], int fd);
 
 #endif

@@ -14,7 +14,6 @@
 #include "dst-dir.h"
 #include "dirname.h"
 #include "filenamecat.h"
-#include "intprops.h"
 #include "xalloc.h"
 
 /* The name given to temporary files: hidden, and saying whose they are.  */
@@ -163,9 +162,9 @@ link_anon_at (int fd, int dirfd, char const *name)
         return -1;
       empty_path_refused = true;
     }
-  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", fd);
-  return linkat (AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW);
+  char proc[PROC_FD_NAME_SIZE];
+  return linkat (AT_FDCWD, proc_fd_name (proc, fd), dirfd, name,
+                 AT_SYMLINK_FOLLOW);
 }
 
 /* make_fresh's MAKE for anon_file_link: link the file open as *FD.  */
