@@ -171,10 +171,7 @@ EOF
 # the status is 1, and every other file is copied.
 shim=${abs_top_builddir:-..}/tests/faultinject.so
 test -f "$shim" || framework_failure_ "no $shim"
-preload=$shim
-asan=$(ldd "$(command -v sparsecp)" 2>/dev/null \
-         | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
-test -n "$asan" && preload="$asan $shim"
+preload=$(fault_preload "$shim")
 mkdir v v/sub && echo a >v/a && echo z >v/sub/z && mkholes v/sparse 1M d:8K:4K \
   || framework_failure_ "cannot make v"
 # The shim interposes sparsecp's open of a single file.

@@ -9,12 +9,7 @@ test -f "$shim" || framework_failure_ "no $shim"
 table=${abs_top_srcdir:-..}/tests/faults.tab
 test -f "$table" || framework_failure_ "no $table"
 
-# A sanitized sparsecp wants its runtime first among the libraries;
-# preload it before the shim (which is never sanitized).
-preload=$shim
-prog=$(command -v sparsecp)
-asan=$(ldd "$prog" 2>/dev/null | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
-test -n "$asan" && preload="$asan $shim"
+preload=$(fault_preload "$shim")
 
 # The shim really works here: one injected fault shows.
 mkholes probe 4096 d:0:4096 || framework_failure_ mkholes

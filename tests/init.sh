@@ -62,6 +62,16 @@ check_copy ()
     || { fail_ "$2 lost holes: $(blocks "$2") blocks, at most $limit"; return 1; }
 }
 
+# fault_preload SHIM: LD_PRELOAD's value for the faultinject shim SHIM.
+# A sanitized sparsecp wants its runtime first among the libraries, so it
+# is preloaded before the shim (which is never sanitized).
+fault_preload ()
+{
+  fp_asan=$(ldd "$(command -v sparsecp)" 2>/dev/null |
+            sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
+  echo ${fp_asan:+"$fp_asan "}"$1"
+}
+
 # expect_fail STATUS MESSAGE CMD...: CMD exits STATUS and says MESSAGE
 # (a fixed string) on stderr.
 expect_fail ()

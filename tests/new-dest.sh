@@ -5,11 +5,7 @@
 
 shim=${abs_top_builddir:-..}/tests/faultinject.so
 test -f "$shim" || framework_failure_ "no $shim"
-# A sanitized sparsecp wants its runtime first among the libraries.
-preload=$shim
-asan=$(ldd "$(command -v sparsecp)" 2>/dev/null |
-       sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\).*/\1/p')
-test -n "$asan" && preload="$asan $shim"
+preload=$(fault_preload "$shim")
 mkholes src 1M d:0:4K d:512K:64K || framework_failure_ mkholes
 
 # Nothing under out/ but what the test names.
