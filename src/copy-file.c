@@ -485,7 +485,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   /* A device or FIFO cannot be replaced by rename: write into it.  */
   bool in_place = d->exists && !S_ISREG (d->st.st_mode);
   char *target = NULL, *temp = NULL;
-  bool anon = false;    /* DST is new, and made without a name till done */
+  bool anon = false;    /* DST is made without a name till done */
   char anon_name[PROC_FD_NAME_SIZE];
   int at_dir = AT_FDCWD;        /* where a new DST is named, and its name */
   char const *at_name = NULL;
@@ -515,11 +515,13 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
       if (target && d->is_link)
         target = hold_target_dir (target, &target_dir);
-      /* A new DST below a held directory is reached through it.  */
+      /* DST below a held directory is reached through it.  An existing
+         DST is replaced by the unnamed file too, through a temporary
+         name given only once it is complete: a copy killed before then
+         leaves nothing beside DST.  */
       at_dir = d->is_link ? AT_FDCWD : d->dirfd;
       at_name = d->is_link ? target : d->entry;
-      dst_fd = target && !d->exists ? anon_file_create (at_dir, at_name, mode)
-                                    : -1;
+      dst_fd = target ? anon_file_create (at_dir, at_name, mode) : -1;
       anon = dst_fd >= 0;
       if (target && !anon)
         dst_fd = temp_file_create (target, mode, &temp);
@@ -549,9 +551,15 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   bool linked = false;
   if (ok && anon)
     {
-      linked = anon_file_link (dst_fd, at_dir, at_name,
-                               d->unseen ? NULL : target) == 0;
-      if (!linked)
+      /* A DEST that exists is replaced as by a named temporary, which
+         now gets its name: renamed over DEST only once closed without
+         error, so that a failing close still leaves DEST as it was.  */
+      if (d->exists)
+        temp = anon_file_name (dst_fd, target);
+      else
+        linked = anon_file_link (dst_fd, at_dir, at_name,
+                                 d->unseen ? NULL : target) == 0;
+      if (!temp && !linked)
         {
           error (0, errno, "cannot create regular file %s", quoteaf (dst));
           ok = false;

@@ -174,6 +174,13 @@ link_anon (char const *name, void *fd)
   return link_anon_at (*(int *) fd, AT_FDCWD, name);
 }
 
+char *
+anon_file_name (int fd, char const *target)
+{
+  char *temp;
+  return make_fresh (target, link_anon, &fd, &temp) < 0 ? NULL : temp;
+}
+
 int
 anon_file_link (int fd, int dirfd, char const *name, char const *path)
 {
@@ -181,10 +188,10 @@ anon_file_link (int fd, int dirfd, char const *name, char const *path)
     return 0;
   if (errno != EEXIST || !path)
     return -1;
-  /* Something has the name (made meanwhile, or a symlink loop -f
+  /* Something has the name (one made meanwhile, or a symlink loop -f
      replaces): replace it, as the rename of a named temporary would.  */
-  char *temp;
-  if (make_fresh (path, link_anon, &fd, &temp) < 0)
+  char *temp = anon_file_name (fd, path);
+  if (!temp)
     return -1;
   int r = temp_commit (temp, path);
   if (r != 0)

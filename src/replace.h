@@ -1,9 +1,11 @@
 /* Destinations that appear only when complete: every new file, symlink,
    node or hard link is made under a temporary name in the directory of
    its destination and renamed over it at the end, so a failure leaves an
-   existing destination untouched.  A regular file whose destination does
-   not exist yet is made without a name and linked in at the end, which
-   costs the directory one entry instead of two and a rename.  */
+   existing destination untouched.  A regular file is made without a name
+   and linked in at the end: a new one under its own name, which costs
+   the directory one entry instead of two and a rename; one that replaces
+   a file under a temporary name renamed over it.  Until then no name
+   shows it, so even SIGKILL leaves nothing behind.  */
 
 #ifndef SPARSECP_REPLACE_H
 #define SPARSECP_REPLACE_H
@@ -32,6 +34,11 @@ int anon_file_create (int dirfd, char const *name, mode_t mode);
    would; with PATH null, fail with EEXIST instead.  Return 0, or -1 with
    errno set.  */
 int anon_file_link (int fd, int dirfd, char const *name, char const *path);
+
+/* Give FD, from anon_file_create, a fresh temporary name beside TARGET,
+   for temp_commit to rename over TARGET once FD is closed.  Return the
+   name, or NULL with errno set.  */
+char *anon_file_name (int fd, char const *target);
 
 /* Call MAKE (NAME, ARG) on fresh names beside DST until it makes a file
    there or fails otherwise than with EEXIST.  Return the name it made,

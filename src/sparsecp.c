@@ -235,17 +235,17 @@ hole by both methods) are caught only by --verify.\n\
 Each regular file, symlink, special file and hard link is made under a\n\
 temporary name in its directory and renamed over DEST only when complete,\n\
 so a failed copy leaves an existing DEST untouched; a DEST with other hard\n\
-links is replaced by a new file.  A regular file whose DEST does not exist\n\
-is made without a name (O_TMPFILE) and linked in when complete, so even a\n\
-copy killed with SIGKILL leaves nothing there.  A regular copy onto a DEST\n\
-that is a symlink goes, as with cp, to the file the symlink points to: the\n\
-temporary file is made in that file's directory and renamed over that\n\
-file, never over the symlink, which is kept.  A dangling DEST symlink is\n\
-refused (followed with POSIXLY_CORRECT), and a symlink this run made is\n\
-never written through.  A DEST that is a device or a FIFO cannot be replaced\n\
-by rename: it is written in place, so a failed copy leaves it partly\n\
-written, and --verify does not apply to it.  A source that changes while\n\
-it is copied is copied again, up to 3 times in all.\n\
+links is replaced by a new file.  A regular file is made without a name\n\
+(O_TMPFILE) and named only when complete, so even a copy killed with\n\
+SIGKILL leaves nothing there.  A regular copy onto a DEST that is a symlink\n\
+goes, as with cp, to the file the symlink points to: the temporary file is\n\
+made in that file's directory and renamed over that file, never over the\n\
+symlink, which is kept.  A dangling DEST symlink is refused (followed with\n\
+POSIXLY_CORRECT), and a symlink this run made is never written through.\n\
+A DEST that is a device or a FIFO cannot be replaced by rename: it is\n\
+written in place, so a failed copy leaves it partly written, and --verify\n\
+does not apply to it.  A source that changes while it is copied is copied\n\
+again, up to 3 times in all.\n\
 \n\
 Examples:\n\
   sparsecp vm.img /backup/vm.img        copy a disk image, keeping its holes\n\

@@ -31,7 +31,9 @@
                                   directory read and the open)
      FAULT_CALL=N       break the Nth matching call (default 1)
      FAULT_TIMES=M      and M calls from there (default 1; 0: all)
-     FAULT_PATH=S       count only calls on files whose name contains S
+     FAULT_PATH=S       count only calls on files whose name contains S,
+                        or one of the strings S separates with '|' (a
+                        file open with O_TMPFILE is named "... (deleted)")
      FAULT_LOG=FILE     append a line to FILE for each fault injected,
                         so a test can tell that the fault happened
      FAULT_MINCORE=S    beside any FAULT, mincore () reports every page
@@ -134,7 +136,19 @@ real (char const *name)
 static bool
 path_matches (char const *name)
 {
-  return !fault_path || (name && strstr (name, fault_path));
+  if (!fault_path)
+    return true;
+  if (!name)
+    return false;
+  for (char const *s = fault_path; ; s++)
+    {
+      size_t n = strcspn (s, "|");
+      if (memmem (name, strlen (name), s, n))
+        return true;
+      s += n;
+      if (!*s)
+        return false;
+    }
 }
 
 /* Whether the file open as FD matches FAULT_PATH.  */

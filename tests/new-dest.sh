@@ -1,6 +1,7 @@
 #!/bin/sh
 # A DEST that did not exist appears only complete: a copy that fails or
-# is killed, even by SIGKILL, leaves nothing in DEST's directory.
+# is killed, even by SIGKILL, leaves nothing in DEST's directory; one
+# that existed is left as it was, with nothing beside it.
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
 shim=${abs_top_builddir:-..}/tests/faultinject.so
@@ -18,8 +19,10 @@ only_in_out ()
 # Killed while reading a FIFO that has more to come: by then the copy
 # has its destination file open, which is what /proc shows.
 mkfifo fifo || skip_ "cannot make a FIFO"
-for sig in KILL TERM; do
+for run in "KILL new" "TERM new" "KILL old" "TERM old"; do
+  sig=${run% *} dest=${run#* }
   rm -rf out && mkdir out || framework_failure_ "mkdir out"
+  test $dest = new || echo old >out/dst || framework_failure_ "echo"
   { head -c 300000 /dev/urandom; sleep 60; } >fifo &
   writer=$!
   sparsecp fifo out/dst &
@@ -37,7 +40,12 @@ for sig in KILL TERM; do
   kill $writer 2>/dev/null
   wait $writer 2>/dev/null
   test $status -gt 128 || fail_ "SIG$sig: sparsecp exited $status"
-  only_in_out "" "after SIG$sig"
+  if test $dest = new; then
+    only_in_out "" "after SIG$sig"
+  else
+    only_in_out "dst " "after SIG$sig over an existing file"
+    test "$(cat out/dst)" = old || fail_ "SIG$sig changed the existing out/dst"
+  fi
 done
 
 # The name that must not be taken is refused, and nothing is left.
