@@ -577,7 +577,14 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     }
   if (temp)
     {
-      if (ok && temp_commit (temp, target) != 0)
+      /* In a directory the copy has just made, nothing is replaced: as
+         anon_file_link without PATH.  */
+      if (ok && d->unseen && temp_commit_new (temp, target) != 0)
+        {
+          error (0, errno, "cannot create regular file %s", quoteaf (dst));
+          ok = false;
+        }
+      else if (ok && !d->unseen && temp_commit (temp, target) != 0)
         {
           error (0, errno, "cannot replace %s", quoteaf (dst));
           ok = false;

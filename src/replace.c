@@ -14,6 +14,7 @@
 #include "dst-dir.h"
 #include "dirname.h"
 #include "filenamecat.h"
+#include "ignore-value.h"
 #include "xalloc.h"
 
 /* The name given to temporary files: hidden, and saying whose they are.  */
@@ -205,6 +206,27 @@ temp_commit (char const *temp, char const *dst)
 {
   if (rename (temp, dst) != 0)
     return -1;
+  temp_in_progress = NULL;
+  return 0;
+}
+
+int
+temp_commit_new (char const *temp, char const *dst)
+{
+  /* RENAME_NOREPLACE where the file system has it; else a hard link,
+     which never replaces either (NFS has one but not the other).  Only
+     where neither exists is the rename plain, as before.  */
+  if (renameat2 (AT_FDCWD, temp, AT_FDCWD, dst, RENAME_NOREPLACE) != 0)
+    {
+      if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+      if (link (temp, dst) == 0)
+        ignore_value (unlink (temp));
+      else if (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS)
+        return temp_commit (temp, dst);
+      else
+        return -1;
+    }
   temp_in_progress = NULL;
   return 0;
 }

@@ -51,6 +51,11 @@ char *temp_node_create (char const *dst,
    there for temp_discard.  */
 int temp_commit (char const *temp, char const *dst);
 
+/* Rename TEMP to DST, which nothing is to have: fail with EEXIST where
+   something has that name, as open with O_EXCL would.  Return 0, or -1
+   with errno set and TEMP still there for temp_discard.  */
+int temp_commit_new (char const *temp, char const *dst);
+
 /* Remove TEMP after a failure.  */
 void temp_discard (char const *temp);
 

@@ -5,9 +5,9 @@
                         (ioctl FS_IOC_FIEMAP), seek (lseek SEEK_DATA and
                         SEEK_HOLE), read, pread, write, pwrite,
                         copy_file_range, fallocate, ftruncate, fsync,
-                        fdatasync, rename, linkat (by the new name),
-                        close, mincore, open (open and openat, by
-                        name).  EFFECT is an errno name
+                        fdatasync, rename (and renameat2), linkat (by
+                        the new name), close, mincore, open (open and
+                        openat, by name).  EFFECT is an errno name
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
                         ENOTTY EINVAL ENXIO EPERM EXDEV ENOENT EEXIST),
                         "short" for a short
@@ -40,6 +40,12 @@
                         in the page cache (S = cached) or none (S =
                         uncached), for a test to choose what sparsecp
                         does with the small holes between extents
+     FAULT_NO_TMPFILE=1 beside any FAULT, open and openat with O_TMPFILE
+                        fail with EOPNOTSUPP, as on a file system
+                        without it
+     FAULT_APPEAR=S     beside any FAULT, rename and renameat2 to a name
+                        that ends in S first make an empty file there,
+                        as if another process had made it meanwhile
 
    Only the names sparsecp links are interposed (nm -D src/sparsecp):
    on 64-bit glibc these are the plain names, which are also the 64-bit
@@ -97,6 +103,7 @@ configure (void)
   if (configured)
     return;
   configured = true;
+  fault_log = getenv ("FAULT_LOG");
   char const *f = getenv ("FAULT");
   if (!f)
     return;
@@ -117,7 +124,6 @@ configure (void)
   if ((s = getenv ("FAULT_ARG")))
     fault_arg = atol (s);
   fault_path = getenv ("FAULT_PATH");
-  fault_log = getenv ("FAULT_LOG");
 }
 
 static void *
@@ -531,6 +537,30 @@ fdatasync (int fd)
   return next (fd);
 }
 
+/* FAULT_APPEAR: make an empty file at TO, as another process might.  */
+static void
+appear (char const *to)
+{
+  char const *s = getenv ("FAULT_APPEAR");
+  size_t n = s ? strlen (s) : 0, len = strlen (to);
+  if (!s || len < n || strcmp (to + len - n, s) != 0)
+    return;
+  int saved = errno;
+  static int (*next_openat) (int, char const *, int, ...);
+  if (!next_openat)
+    next_openat = real ("openat");
+  int fd = next_openat (AT_FDCWD, to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd >= 0)
+    {
+      log_fault ("appear");
+      static int (*next_close) (int);
+      if (!next_close)
+        next_close = real ("close");
+      next_close (fd);
+    }
+  errno = saved;
+}
+
 EXPORT int
 rename (char const *from, char const *to)
 {
@@ -540,7 +570,22 @@ rename (char const *from, char const *to)
   if (inject_error (wants ("rename")
                     && count_fault (path_matches (from) || path_matches (to))) < 0)
     return -1;
+  appear (to);
   return next (from, to);
+}
+
+EXPORT int
+renameat2 (int fromfd, char const *from, int tofd, char const *to,
+           unsigned int flags)
+{
+  static int (*next) (int, char const *, int, char const *, unsigned int);
+  if (!next)
+    next = real ("renameat2");
+  if (inject_error (wants ("rename")
+                    && count_fault (path_matches (from) || path_matches (to))) < 0)
+    return -1;
+  appear (to);
+  return next (fromfd, from, tofd, to, flags);
 }
 
 EXPORT int
@@ -578,8 +623,14 @@ close (int fd)
    errno set when it fails outright; for "vanish", unlink NAME first and
    return 0, so that the real call finds nothing there.  */
 static int
-inject_open (bool fault, int dirfd, char const *name)
+inject_open (bool fault, int flags, int dirfd, char const *name)
 {
+  if ((flags & O_TMPFILE) == O_TMPFILE && getenv ("FAULT_NO_TMPFILE"))
+    {
+      log_fault ("no O_TMPFILE");
+      errno = EOPNOTSUPP;
+      return -1;
+    }
   if (!fault)
     return 0;
   if (effect_is ("vanish"))
@@ -617,7 +668,7 @@ open (char const *name, int flags, ...)
   mode_t mode = 0;
   OPEN_MODE (flags, mode);
   if (inject_open (wants ("open") && count_fault (path_matches (name)),
-                   AT_FDCWD, name) < 0)
+                   flags, AT_FDCWD, name) < 0)
     return -1;
   return next (name, flags, mode);
 }
@@ -631,7 +682,7 @@ openat (int dirfd, char const *name, int flags, ...)
   mode_t mode = 0;
   OPEN_MODE (flags, mode);
   if (inject_open (wants ("open") && count_fault (path_matches (name)),
-                   dirfd, name) < 0)
+                   flags, dirfd, name) < 0)
     return -1;
   return next (dirfd, name, flags, mode);
 }

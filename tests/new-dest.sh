@@ -89,6 +89,20 @@ sparsecp -r tree out/ || fail_ "copy into an existing out/tree failed"
 cmp src out/tree/f || fail_ "out/tree/f differs"
 rm -rf log out/tree
 
+# The same without O_TMPFILE: the named temporary file is not renamed
+# over a file that appears there meanwhile (made here just before the
+# rename).
+FAULT_NO_TMPFILE=1 FAULT_APPEAR=/f FAULT_LOG=log LD_PRELOAD="$preload" \
+  expect_fail 1 "cannot create regular file 'out/tree/f': File exists" \
+  sparsecp -r tree out/
+grep -q appear log && grep -q O_TMPFILE log \
+  || framework_failure_ "the faults were not injected"
+test -f out/tree/f && test ! -s out/tree/f \
+  || fail_ "the file made meanwhile was replaced"
+only_in_out "tree " "after a file appeared in a new directory"
+test "$(ls -A out/tree)" = f || fail_ "out/tree holds $(ls -A out/tree)"
+rm -rf log out/tree
+
 # A file system without O_TMPFILE (open says EOPNOTSUPP): the named
 # temporary file does, with the same result.
 FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD="$preload" \
