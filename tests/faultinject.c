@@ -5,9 +5,9 @@
                         (ioctl FS_IOC_FIEMAP), seek (lseek SEEK_DATA and
                         SEEK_HOLE), read, pread, write, pwrite,
                         copy_file_range, fallocate, ftruncate, fsync,
-                        fdatasync, rename (and renameat2), linkat (by
-                        the new name), close, mincore, open (open and
-                        openat, by name).  EFFECT is an errno name
+                        fdatasync, rename (and renameat2), link and
+                        linkat (by the new name), close, mincore, open
+                        (open and openat, by name).  EFFECT is an errno name
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
                         ENOTTY EINVAL ENXIO EPERM EXDEV ENOENT EEXIST),
                         "short" for a short
@@ -43,7 +43,7 @@
      FAULT_NO_TMPFILE=1 beside any FAULT, open and openat with O_TMPFILE
                         fail with EOPNOTSUPP, as on a file system
                         without it
-     FAULT_APPEAR=S     beside any FAULT, rename and renameat2 to a name
+     FAULT_APPEAR=S     beside any FAULT, rename, renameat2 and link to a name
                         that ends in S first make an empty file there,
                         as if another process had made it meanwhile
 
@@ -586,6 +586,18 @@ renameat2 (int fromfd, char const *from, int tofd, char const *to,
     return -1;
   appear (to);
   return next (fromfd, from, tofd, to, flags);
+}
+
+EXPORT int
+link (char const *from, char const *to)
+{
+  static int (*next) (char const *, char const *);
+  if (!next)
+    next = real ("link");
+  if (inject_error (wants ("link") && count_fault (path_matches (to))) < 0)
+    return -1;
+  appear (to);
+  return next (from, to);
 }
 
 EXPORT int

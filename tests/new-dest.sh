@@ -103,6 +103,24 @@ only_in_out "tree " "after a file appeared in a new directory"
 test "$(ls -A out/tree)" = f || fail_ "out/tree holds $(ls -A out/tree)"
 rm -rf log out/tree
 
+# Nor where rename has no RENAME_NOREPLACE (EINVAL, as on NFS): a hard
+# link stands in for it, which never replaces a file either.
+FAULT=rename:EINVAL FAULT_NO_TMPFILE=1 FAULT_APPEAR=/f FAULT_LOG=log \
+  LD_PRELOAD="$preload" \
+  expect_fail 1 "cannot create regular file 'out/tree/f': File exists" \
+  sparsecp -r tree out/
+grep -q appear log || framework_failure_ "the file was not made meanwhile"
+test -f out/tree/f && test ! -s out/tree/f \
+  || fail_ "the file made meanwhile was replaced through link"
+test "$(ls -A out/tree)" = f || fail_ "out/tree holds $(ls -A out/tree)"
+rm -rf log out/tree
+FAULT=rename:EINVAL FAULT_NO_TMPFILE=1 FAULT_LOG=log LD_PRELOAD="$preload" \
+  sparsecp -r tree out/ || fail_ "copy through link failed"
+test -s log || framework_failure_ "the fault was not injected"
+cmp src out/tree/f || fail_ "out/tree/f differs after a copy through link"
+test "$(ls -A out/tree)" = f || fail_ "out/tree holds $(ls -A out/tree)"
+rm -rf log out/tree
+
 # A file system without O_TMPFILE (open says EOPNOTSUPP): the named
 # temporary file does, with the same result.
 FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD="$preload" \
