@@ -579,14 +579,11 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     {
       /* In a directory the copy has just made, nothing is replaced: as
          anon_file_link without PATH.  */
-      if (ok && d->unseen && temp_commit_new (temp, target) != 0)
+      if (ok && (d->unseen ? temp_commit_new (temp, target)
+                           : temp_commit (temp, target)) != 0)
         {
-          error (0, errno, "cannot create regular file %s", quoteaf (dst));
-          ok = false;
-        }
-      else if (ok && !d->unseen && temp_commit (temp, target) != 0)
-        {
-          error (0, errno, "cannot replace %s", quoteaf (dst));
+          error (0, errno, d->unseen ? "cannot create regular file %s"
+                                     : "cannot replace %s", quoteaf (dst));
           ok = false;
         }
       if (!ok)

@@ -561,16 +561,26 @@ appear (char const *to)
   errno = saved;
 }
 
+/* What rename and renameat2 do before the real call: fail as FAULT
+   says (return -1), or make TO appear.  */
+static int
+before_rename (char const *from, char const *to)
+{
+  if (inject_error (wants ("rename")
+                    && count_fault (path_matches (from) || path_matches (to))) < 0)
+    return -1;
+  appear (to);
+  return 0;
+}
+
 EXPORT int
 rename (char const *from, char const *to)
 {
   static int (*next) (char const *, char const *);
   if (!next)
     next = real ("rename");
-  if (inject_error (wants ("rename")
-                    && count_fault (path_matches (from) || path_matches (to))) < 0)
+  if (before_rename (from, to) < 0)
     return -1;
-  appear (to);
   return next (from, to);
 }
 
@@ -581,10 +591,8 @@ renameat2 (int fromfd, char const *from, int tofd, char const *to,
   static int (*next) (int, char const *, int, char const *, unsigned int);
   if (!next)
     next = real ("renameat2");
-  if (inject_error (wants ("rename")
-                    && count_fault (path_matches (from) || path_matches (to))) < 0)
+  if (before_rename (from, to) < 0)
     return -1;
-  appear (to);
   return next (fromfd, from, tofd, to, flags);
 }
 
