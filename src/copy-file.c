@@ -553,12 +553,13 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     {
       /* A DEST that exists is replaced as by a named temporary, which
          now gets its name: renamed over DEST only once closed without
-         error, so that a failing close still leaves DEST as it was.  */
-      if (d->exists)
+         error, so that a failing close still leaves DEST as it was.
+         So is whatever took a new DEST's name meanwhile (or a symlink
+         loop -f replaces), except in a directory the copy just made.  */
+      if (!d->exists)
+        linked = anon_file_link (dst_fd, at_dir, at_name) == 0;
+      if (!linked && (d->exists || (errno == EEXIST && !d->unseen)))
         temp = anon_file_name (dst_fd, target);
-      else
-        linked = anon_file_link (dst_fd, at_dir, at_name,
-                                 d->unseen ? NULL : target) == 0;
       if (!temp && !linked)
         {
           error (0, errno, "cannot create regular file %s", quoteaf (dst));
@@ -577,8 +578,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     }
   if (temp)
     {
-      /* In a directory the copy has just made, nothing is replaced: as
-         anon_file_link without PATH.  */
+      /* In a directory the copy has just made, nothing is replaced.  */
       if (ok && (d->unseen ? temp_commit_new (temp, target)
                            : temp_commit (temp, target)) != 0)
         {

@@ -183,22 +183,9 @@ anon_file_name (int fd, char const *target)
 }
 
 int
-anon_file_link (int fd, int dirfd, char const *name, char const *path)
+anon_file_link (int fd, int dirfd, char const *name)
 {
-  if (link_anon_at (fd, dirfd, name) == 0)
-    return 0;
-  if (errno != EEXIST || !path)
-    return -1;
-  /* Something has the name (one made meanwhile, or a symlink loop -f
-     replaces): replace it, as the rename of a named temporary would.  */
-  char *temp = anon_file_name (fd, path);
-  if (!temp)
-    return -1;
-  int r = temp_commit (temp, path);
-  if (r != 0)
-    temp_discard (temp);
-  free (temp);
-  return r;
+  return link_anon_at (fd, dirfd, name);
 }
 
 int

@@ -30,10 +30,8 @@ int temp_file_create (char const *target, mode_t mode, char **temp);
 int anon_file_create (int dirfd, char const *name, mode_t mode);
 
 /* Give FD, from anon_file_create, the name NAME relative to DIRFD, which
-   PATH also names, replacing whatever has that name as temp_commit
-   would; with PATH null, fail with EEXIST instead.  Return 0, or -1 with
-   errno set.  */
-int anon_file_link (int fd, int dirfd, char const *name, char const *path);
+   nothing may have yet (EEXIST).  Return 0, or -1 with errno set.  */
+int anon_file_link (int fd, int dirfd, char const *name);
 
 /* Give FD, from anon_file_create, a fresh temporary name beside TARGET,
    for temp_commit to rename over TARGET once FD is closed.  Return the

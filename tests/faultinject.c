@@ -43,9 +43,9 @@
      FAULT_NO_TMPFILE=1 beside any FAULT, open and openat with O_TMPFILE
                         fail with EOPNOTSUPP, as on a file system
                         without it
-     FAULT_APPEAR=S     beside any FAULT, rename, renameat2 and link to a name
-                        that ends in S first make an empty file there,
-                        as if another process had made it meanwhile
+     FAULT_APPEAR=S     beside any FAULT, rename, renameat2, link and linkat
+                        to a name that ends in S first make an empty file
+                        there, as if another process had made it meanwhile
 
    Only the names sparsecp links are interposed (nm -D src/sparsecp):
    on 64-bit glibc these are the plain names, which are also the 64-bit
@@ -537,9 +537,10 @@ fdatasync (int fd)
   return next (fd);
 }
 
-/* FAULT_APPEAR: make an empty file at TO, as another process might.  */
+/* FAULT_APPEAR: make an empty file at TO in DIRFD, as another process
+   might.  */
 static void
-appear (char const *to)
+appear (int dirfd, char const *to)
 {
   char const *s = getenv ("FAULT_APPEAR");
   size_t n = s ? strlen (s) : 0, len = strlen (to);
@@ -549,7 +550,7 @@ appear (char const *to)
   static int (*next_openat) (int, char const *, int, ...);
   if (!next_openat)
     next_openat = real ("openat");
-  int fd = next_openat (AT_FDCWD, to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  int fd = next_openat (dirfd, to, O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd >= 0)
     {
       log_fault ("appear");
@@ -569,7 +570,7 @@ before_rename (char const *from, char const *to)
   if (inject_error (wants ("rename")
                     && count_fault (path_matches (from) || path_matches (to))) < 0)
     return -1;
-  appear (to);
+  appear (AT_FDCWD, to);
   return 0;
 }
 
@@ -604,7 +605,7 @@ link (char const *from, char const *to)
     next = real ("link");
   if (inject_error (wants ("link") && count_fault (path_matches (to))) < 0)
     return -1;
-  appear (to);
+  appear (AT_FDCWD, to);
   return next (from, to);
 }
 
@@ -616,6 +617,7 @@ linkat (int fromfd, char const *from, int tofd, char const *to, int flags)
     next = real ("linkat");
   if (inject_error (wants ("linkat") && count_fault (path_matches (to))) < 0)
     return -1;
+  appear (tofd, to);
   return next (fromfd, from, tofd, to, flags);
 }
 
