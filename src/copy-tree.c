@@ -513,10 +513,13 @@ make_node (char const *name, void *v)
 
 /* Make DST, reached as AT, anew as a hard link, symlink or special file
    as N says, with the attributes of SRC, and put it in place of any
-   earlier DST.  */
+   earlier DST; with ONLY_NEW (nothing had the name when looked for),
+   fail with EEXIST where something has it now, as cp's symlink or
+   mknod does.  */
 static bool
 make_replacing (struct copy_options const *x, char const *src,
-                char const *dst, char const *at, struct node_spec const *n)
+                char const *dst, char const *at, struct node_spec const *n,
+                bool only_new)
 {
   /* A hard link already in place: renaming a link over another link
      to the same file would do nothing and leave the temporary behind.  */
@@ -525,12 +528,12 @@ make_replacing (struct copy_options const *x, char const *src,
       && SAME_INODE (a, b))
     return true;
 
+  char const *what = (n->link_to ? "hard link"
+                      : n->link_target ? "symbolic link"
+                      : "special file");
   char *temp = temp_node_create (at, make_node, (void *) n);
   if (!temp)
     {
-      char const *what = (n->link_to ? "hard link"
-                          : n->link_target ? "symbolic link"
-                          : "special file");
       error (0, errno, "cannot create %s %s", what, quoteaf (dst));
       return false;
     }
@@ -544,7 +547,12 @@ make_replacing (struct copy_options const *x, char const *src,
       struct attr_target t = { dst, temp, -1 };
       ok = set_attributes (&t, src, -1, n->st, mode, x);
     }
-  if (ok && temp_commit (temp, at) != 0)
+  if (ok && only_new && temp_commit_new (temp, at) != 0)
+    {
+      error (0, errno, "cannot create %s %s", what, quoteaf (dst));
+      ok = false;
+    }
+  else if (ok && !only_new && temp_commit (temp, at) != 0)
     {
       error (0, errno, "cannot replace %s", quoteaf (dst));
       ok = false;
@@ -584,11 +592,14 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   if (as_file && dirfd >= 0 && (e->fts_parent->fts_number & DIR_NEW))
     {
       d->exists = false;
-      d->unseen = true;
+      d->unseen = d->absent = true;
       return DO_COPY;
     }
   if (fstatat (d->dirfd, d->entry, lst, AT_SYMLINK_NOFOLLOW) != 0)
-    d->exists = false;
+    {
+      d->exists = false;
+      d->absent = true;
+    }
   else if (!as_file || !S_ISLNK (lst->st_mode))
     d->st = *lst;
   else
@@ -665,7 +676,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
       n.link_to = earlier_copy (st);
       if (!n.link_to)
         remember_copy (st, dst);
-      else if (!make_replacing (x, src, dst, at, &n))
+      else if (!make_replacing (x, src, dst, at, &n, d.absent))
         return false;
       return true;
     }
@@ -681,7 +692,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   bool ok;
   if (n.link_to)
     {
-      ok = make_replacing (x, src, dst, at, &n);
+      ok = make_replacing (x, src, dst, at, &n, d.absent);
       if (ok)
         summary_made (SUM_HARD_LINK);
       if (ok && operand)
@@ -699,14 +710,14 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
           return false;
         }
       n.link_target = target;
-      ok = make_replacing (x, src, dst, at, &n);
+      ok = make_replacing (x, src, dst, at, &n, d.absent);
       free (target);
       if (ok)
         summary_made (SUM_SYMLINK);
     }
   else
     {
-      ok = make_replacing (x, src, dst, at, &n);
+      ok = make_replacing (x, src, dst, at, &n, d.absent);
       if (ok)
         summary_made (SUM_SPECIAL);
     }

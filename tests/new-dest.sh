@@ -143,6 +143,32 @@ cmp src out/tree/f || fail_ "out/tree/f differs after a copy through link"
 test "$(ls -A out/tree)" = f || fail_ "out/tree holds $(ls -A out/tree)"
 rm -rf log out/tree
 
+# Symlinks and special files -r makes are named when complete too; one
+# that nothing had the name of when looked for is not renamed over a
+# file made there meanwhile, as cp's symlink and mknod fail then.
+mkdir links && ln -s src links/l && mkfifo links/p \
+  || framework_failure_ "making links/"
+for name in l p; do
+  case $name in
+    l) what="symbolic link";;
+    p) what="special file";;
+  esac
+  FAULT_APPEAR=/$name FAULT_LOG=log LD_PRELOAD="$preload" \
+    expect_fail 1 "cannot create $what 'out/links/$name': File exists" \
+    sparsecp -r links out/
+  grep -q appear log || framework_failure_ "$name was not made meanwhile"
+  test -f out/links/$name && test ! -h out/links/$name \
+    && test ! -s out/links/$name \
+    || fail_ "the file made meanwhile at $name was replaced"
+  rm -rf log out/links
+done
+sparsecp -r links out/ || fail_ "copy of links/ failed"
+test "$(readlink out/links/l)" = src && test -p out/links/p \
+  || fail_ "links/ was not copied as it is"
+# Over an existing one, the copy replaces it, as cp -rf does.
+sparsecp -rf links out/ || fail_ "copy over out/links failed"
+rm -rf out/links
+
 # A file system without O_TMPFILE (open says EOPNOTSUPP): the named
 # temporary file does, with the same result.
 FAULT=open:EOPNOTSUPP FAULT_PATH=out FAULT_LOG=log LD_PRELOAD="$preload" \
