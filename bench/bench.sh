@@ -29,6 +29,9 @@
 #                   every round: one slow run on a busy host must not
 #                   leave a ratio without its median.
 #   BENCH_DROP_CACHES=1  sync and drop the page cache before each run
+#   BENCH_STRACE    workloads whose syscalls are counted (all that run;
+#                   W10's cp makes 6,000,000, over 10 minutes under
+#                   strace; "" for none)
 #   BENCH_KEEP=1    keep the scratch directory, with the strace summaries
 #   W1_SIZE W1_DATA W1_PIECE   8G 256M 64K: random pieces at random offsets
 #   W2_COUNT W2_DATA W2_HOLE   50000 4K 4K: data, hole, data, hole...
@@ -55,6 +58,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_TIMEOUT:=20}"
 : "${BENCH_SLOW:=10}"
 : "${BENCH_DROP_CACHES:=0}"
+: "${BENCH_STRACE=$BENCH_ONLY}"
 : "${BENCH_KEEP:=0}"
 : "${W1_SIZE:=8G}" "${W1_DATA:=256M}" "${W1_PIECE:=64K}"
 : "${W2_COUNT:=50000}" "${W2_DATA:=4K}" "${W2_HOLE:=4K}"
@@ -167,7 +171,7 @@ if [ "$BENCH_DROP_CACHES" = 1 ]; then
 else
   cache="kept warm"
 fi
-echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order balanced, sync before each; page cache $cache; syscalls from one more run under strace -c -f"
+echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order balanced, sync before each; page cache $cache; syscalls from one more run under strace -c -f (${BENCH_STRACE:-none})"
 # Other work on the machine slows the tools unevenly: say so.
 load_note ()
 {
@@ -387,7 +391,7 @@ measure ()
 
   for t in $TOOLS; do
     case " $dropped " in *" $t "*) continue;; esac
-    $have_strace && traced_copy $t
+    case " $BENCH_STRACE " in *" $name "*) $have_strace && traced_copy $t;; esac
   done
   rm -rf "$work"/spent.*
 
