@@ -377,7 +377,7 @@ measure ()
     fi
   done
 
-  rm -f "$work/res.floor" "$work/res.floorcopy"
+  rm -f "$work/res.floor" "$work/res.floorcopy" "$work/res.floormap"
   round=1
   while [ $round -le "$BENCH_REPS" ]; do
     for t in $(round_order $round); do
@@ -459,10 +459,11 @@ measure ()
 
 # The floors of W2 and W10, "COUNT DATA HOLE" of their stripes, timed
 # alone: the writes any copy that keeps their holes must make (mkwork
-# writes), and those writes with the reads of the data (mkwork copy: a
-# copy told the layout, that spends nothing on finding it).  measure
-# runs them once after each round, so that they meet the same moments
-# of a busy host as the tools.
+# writes), those writes with the reads of the data (mkwork copy: a copy
+# told the layout, that spends nothing on finding it), and that copy
+# after one FIEMAP pass over the source (mkwork mapcopy: a copier that
+# must find the layout).  measure runs them once after each round, so
+# that they meet the same moments of a busy host as the tools.
 floor=
 floor_run ()
 {
@@ -473,6 +474,10 @@ floor_run ()
   "$bin/timeit" "$limit" "$work/res.floorcopy" "$bin/mkwork" copy "$src" "$dst" \
     $floor >>"$work/log" 2>&1 || fail "$name: mkwork copy failed"
   same_copy || fail "$name: mkwork copy made a copy that differs from its source"
+  prepare_run
+  "$bin/timeit" "$limit" "$work/res.floormap" "$bin/mkwork" mapcopy "$src" "$dst" \
+    $floor >>"$work/log" 2>&1 || fail "$name: mkwork mapcopy failed"
+  same_copy || fail "$name: mkwork mapcopy made a copy that differs from its source"
   rm -f "$dst"
 }
 
@@ -480,10 +485,11 @@ floor_run ()
 # ratio to cp round by round too, where a goal is judged so.
 floor_report ()
 {
-  for f in floor floorcopy; do
+  for f in floor floorcopy floormap; do
     case $f in
       floor) what="the ${floor%% *} writes alone (mkwork writes)";;
-      *) what="reads and writes, layout told (mkwork copy)";;
+      floorcopy) what="reads and writes, layout told (mkwork copy)";;
+      *) what="the same after one FIEMAP pass (mkwork mapcopy)";;
     esac
     awk -v f="$(median "$work/res.$f" '$1')" -v c="$wall_cp_auto" -v what="$what" '
       BEGIN { printf "  floor, %s: wall %.0f ms = %.2f x cp\n", what, f * 1000, f / c }'

@@ -12,6 +12,10 @@
             FILE as a copy of SRC, a stripes file of that layout, read
             in 256 KiB of whole stripes at a time and each stripe's data
             written once: the work of a copier told the layout
+          mkwork mapcopy SRC FILE COUNT DATA HOLE
+            the same copy after mapping SRC with FIEMAP (FIEMAP_FLAG_SYNC,
+            4096 extents a call, as sparsecp's window): the work of a
+            copier that must find the layout, and nothing else
           mkwork dense FILE SIZE SEED
             SIZE bytes of data, no hole
           mkwork tree DIR COUNT SIZE SEED
@@ -29,8 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 
 static char const *target;
 
@@ -49,6 +56,7 @@ usage (void)
          "       mkwork stripes FILE COUNT DATA HOLE\n"
          "       mkwork writes FILE COUNT DATA HOLE\n"
          "       mkwork copy SRC FILE COUNT DATA HOLE\n"
+         "       mkwork mapcopy SRC FILE COUNT DATA HOLE\n"
          "       mkwork dense FILE SIZE SEED\n"
          "       mkwork tree DIR COUNT SIZE SEED\n", stderr);
   exit (99);
@@ -258,6 +266,46 @@ copy_stripes (char const *src, char const *name, uint64_t count,
   free (buf);
 }
 
+/* Map all of SRC with FIEMAP as a copier must before it knows the
+   layout; the extents found are only counted, and must be COUNT.  */
+static void
+map_stripes (char const *src, uint64_t count)
+{
+  enum { BATCH = 4096 };
+  struct fiemap *fm = (struct fiemap *) xmalloc (sizeof *fm
+                                                + BATCH * sizeof (struct fiemap_extent));
+  target = src;
+  int fd = open (src, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    die ("open");
+  uint64_t found = 0, start = 0;
+  for (bool last = false; !last; )
+    {
+      memset (fm, 0, sizeof *fm);
+      fm->fm_start = start;
+      fm->fm_length = FIEMAP_MAX_OFFSET - start;
+      fm->fm_flags = FIEMAP_FLAG_SYNC;
+      fm->fm_extent_count = BATCH;
+      if (ioctl (fd, FS_IOC_FIEMAP, fm) != 0)
+        die ("map");
+      if (fm->fm_mapped_extents == 0)
+        break;
+      struct fiemap_extent const *e
+        = &fm->fm_extents[fm->fm_mapped_extents - 1];
+      last = e->fe_flags & FIEMAP_EXTENT_LAST;
+      start = e->fe_logical + e->fe_length;
+      found += fm->fm_mapped_extents;
+    }
+  /* ext4 merges nothing here: each stripe's data is its own extent.  */
+  if (found != count)
+    {
+      errno = EPROTO;
+      die ("map as many extents as stripes in");
+    }
+  close (fd);
+  free (fm);
+}
+
 static void
 make_dense (char const *name, uint64_t size, uint64_t seed)
 {
@@ -317,9 +365,13 @@ main (int argc, char **argv)
            && argc == 6)
     make_stripes (argv[2], parse_size (argv[3]), parse_size (argv[4]),
                   parse_size (argv[5]), !strcmp (cmd, "stripes"));
-  else if (!strcmp (cmd, "copy") && argc == 7)
-    copy_stripes (argv[2], argv[3], parse_size (argv[4]),
-                  parse_size (argv[5]), parse_size (argv[6]));
+  else if ((!strcmp (cmd, "copy") || !strcmp (cmd, "mapcopy")) && argc == 7)
+    {
+      if (!strcmp (cmd, "mapcopy"))
+        map_stripes (argv[2], parse_size (argv[4]));
+      copy_stripes (argv[2], argv[3], parse_size (argv[4]),
+                    parse_size (argv[5]), parse_size (argv[6]));
+    }
   else if (!strcmp (cmd, "dense") && argc == 5)
     make_dense (argv[2], parse_size (argv[3]), parse_size (argv[4]));
   else if (!strcmp (cmd, "tree") && argc == 6)
