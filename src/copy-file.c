@@ -554,11 +554,11 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       /* A DEST that exists is replaced as by a named temporary, which
          now gets its name: renamed over DEST only once closed without
          error, so that a failing close still leaves DEST as it was.
-         So is whatever took a new DEST's name meanwhile (or a symlink
-         loop -f replaces), except in a directory the copy just made.  */
+         So is a symlink loop that -f replaces; a file that took a name
+         found free is not replaced, as cp's O_EXCL open fails.  */
       if (!d->exists)
         linked = anon_file_link (dst_fd, at_dir, at_name) == 0;
-      if (!linked && (d->exists || (errno == EEXIST && !d->unseen)))
+      if (!linked && (d->exists || (errno == EEXIST && !d->absent)))
         temp = anon_file_name (dst_fd, target);
       if (!temp && !linked)
         {
@@ -578,11 +578,11 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
     }
   if (temp)
     {
-      /* In a directory the copy has just made, nothing is replaced.  */
-      if (ok && (d->unseen ? temp_commit_new (temp, target)
+      /* Where nothing had the name, nothing is replaced.  */
+      if (ok && (d->absent ? temp_commit_new (temp, target)
                            : temp_commit (temp, target)) != 0)
         {
-          error (0, errno, d->unseen ? "cannot create regular file %s"
+          error (0, errno, d->absent ? "cannot create regular file %s"
                                      : "cannot replace %s", quoteaf (dst));
           ok = false;
         }

@@ -17,11 +17,10 @@ struct dst_state
   int dirfd;          /* that directory, and DST's name in it, for the */
   char const *entry;  /* *at calls: or AT_FDCWD and PATH */
   bool exists;
-  bool unseen;        /* not looked for, as in a directory the copy has
-                         just made: a file made there meanwhile is not
-                         replaced */
-  bool absent;        /* nothing had its name when looked for (or not
-                         looked for: unseen) */
+  bool absent;        /* nothing had its name when looked for, or it
+                         was not looked for, as in a directory the copy
+                         has just made: a file made there meanwhile is
+                         not replaced */
   bool is_link;       /* a symlink, written through as cp does */
   bool as_new;        /* give it a new file's attributes, not its own */
   struct stat st;     /* when it exists: the status of what it names */

@@ -592,7 +592,7 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   if (as_file && dirfd >= 0 && (e->fts_parent->fts_number & DIR_NEW))
     {
       d->exists = false;
-      d->unseen = d->absent = true;
+      d->absent = true;
       return DO_COPY;
     }
   if (fstatat (d->dirfd, d->entry, lst, AT_SYMLINK_NOFOLLOW) != 0)

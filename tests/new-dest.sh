@@ -76,8 +76,7 @@ only_in_out "dst " "after replacing a symlink loop"
 rm -f out/dst
 
 # Replacing it is committed only once the copy's close succeeded: a
-# failing close leaves what had the name, the symlink loop or a file
-# made meanwhile (here just before the link), and nothing beside it.
+# failing close leaves the symlink loop, and nothing beside it.
 ln -s dst out/dst || framework_failure_ "ln -s"
 FAULT=close:EIO FAULT_PATH="(deleted)|.sparsecp-" FAULT_LOG=log \
   LD_PRELOAD="$preload" \
@@ -87,15 +86,21 @@ test -s log || framework_failure_ "the fault was not injected"
 test -h out/dst || fail_ "a failing close removed the symlink loop"
 only_in_out "dst " "after a failing close over a symlink loop"
 rm -f log out/dst
-FAULT=close:EIO FAULT_PATH="(deleted)|.sparsecp-" FAULT_APPEAR=newdst \
-  FAULT_LOG=log LD_PRELOAD="$preload" \
-  expect_fail 1 "failed to close 'out/newdst': Input/output error" \
-  sparsecp src out/newdst
-grep -q appear log || framework_failure_ "the file was not made meanwhile"
-test -f out/newdst && test ! -s out/newdst \
-  || fail_ "a failing close removed the file made meanwhile"
-only_in_out "newdst " "after a failing close over a file made meanwhile"
-rm -f log out/newdst
+
+# A file made at a new DEST's name after sparsecp found nothing there
+# (here just before the link) is not replaced: the copy fails as cp's
+# open with O_EXCL does, with or without O_TMPFILE.
+for tmpfile in 0 1; do
+  FAULT_NO_TMPFILE=$tmpfile FAULT_APPEAR=newdst FAULT_LOG=log \
+    LD_PRELOAD="$preload" \
+    expect_fail 1 "cannot create regular file 'out/newdst': File exists" \
+    sparsecp src out/newdst
+  grep -q appear log || framework_failure_ "the file was not made meanwhile"
+  test -f out/newdst && test ! -s out/newdst \
+    || fail_ "the file made meanwhile was replaced (O_TMPFILE off: $tmpfile)"
+  only_in_out "newdst " "after a file appeared at a new DEST's name"
+  rm -f log out/newdst
+done
 
 # In a directory the copy has just made, sparsecp does not look for the
 # file first, as cp does not: one that appears there meanwhile (EEXIST
