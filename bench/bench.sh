@@ -377,7 +377,7 @@ measure ()
     fi
   done
 
-  rm -f "$work/res.floor" "$work/res.floorcopy" "$work/res.floormap"
+  rm -f "$work/res.floor" "$work/res.floorcopy" "$work/res.floormapcopy"
   round=1
   while [ $round -le "$BENCH_REPS" ]; do
     for t in $(round_order $round); do
@@ -470,14 +470,12 @@ floor_run ()
   prepare_run
   "$bin/timeit" "$limit" "$work/res.floor" "$bin/mkwork" writes "$dst" $floor \
     >>"$work/log" 2>&1 || fail "$name: mkwork writes failed"
-  prepare_run
-  "$bin/timeit" "$limit" "$work/res.floorcopy" "$bin/mkwork" copy "$src" "$dst" \
-    $floor >>"$work/log" 2>&1 || fail "$name: mkwork copy failed"
-  same_copy || fail "$name: mkwork copy made a copy that differs from its source"
-  prepare_run
-  "$bin/timeit" "$limit" "$work/res.floormap" "$bin/mkwork" mapcopy "$src" "$dst" \
-    $floor >>"$work/log" 2>&1 || fail "$name: mkwork mapcopy failed"
-  same_copy || fail "$name: mkwork mapcopy made a copy that differs from its source"
+  for mode in copy mapcopy; do
+    prepare_run
+    "$bin/timeit" "$limit" "$work/res.floor$mode" "$bin/mkwork" $mode "$src" "$dst" \
+      $floor >>"$work/log" 2>&1 || fail "$name: mkwork $mode failed"
+    same_copy || fail "$name: mkwork $mode made a copy that differs from its source"
+  done
   rm -f "$dst"
 }
 
@@ -485,7 +483,7 @@ floor_run ()
 # ratio to cp round by round too, where a goal is judged so.
 floor_report ()
 {
-  for f in floor floorcopy floormap; do
+  for f in floor floorcopy floormapcopy; do
     case $f in
       floor) what="the ${floor%% *} writes alone (mkwork writes)";;
       floorcopy) what="reads and writes, layout told (mkwork copy)";;

@@ -547,14 +547,13 @@ make_replacing (struct copy_options const *x, char const *src,
       struct attr_target t = { dst, temp, -1 };
       ok = set_attributes (&t, src, -1, n->st, mode, x);
     }
-  if (ok && only_new && temp_commit_new (temp, at) != 0)
+  if (ok && (only_new ? temp_commit_new (temp, at)
+                      : temp_commit (temp, at)) != 0)
     {
-      error (0, errno, "cannot create %s %s", what, quoteaf (dst));
-      ok = false;
-    }
-  else if (ok && !only_new && temp_commit (temp, at) != 0)
-    {
-      error (0, errno, "cannot replace %s", quoteaf (dst));
+      if (only_new)
+        error (0, errno, "cannot create %s %s", what, quoteaf (dst));
+      else
+        error (0, errno, "cannot replace %s", quoteaf (dst));
       ok = false;
     }
   if (!ok)

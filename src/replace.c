@@ -148,9 +148,8 @@ anon_file_create (int dirfd, char const *name, mode_t mode)
   return fd;
 }
 
-/* Give the unnamed file open as FD the name NAME in DIRFD.  */
-static int
-link_anon_at (int fd, int dirfd, char const *name)
+int
+anon_file_link (int fd, int dirfd, char const *name)
 {
   /* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH before Linux 6.10, and says
      ENOENT without it; the name in /proc/self/fd works for anyone.  */
@@ -168,11 +167,11 @@ link_anon_at (int fd, int dirfd, char const *name)
                  AT_SYMLINK_FOLLOW);
 }
 
-/* make_fresh's MAKE for anon_file_link: link the file open as *FD.  */
+/* make_fresh's MAKE for anon_file_name: link the file open as *FD.  */
 static int
 link_anon (char const *name, void *fd)
 {
-  return link_anon_at (*(int *) fd, AT_FDCWD, name);
+  return anon_file_link (*(int *) fd, AT_FDCWD, name);
 }
 
 char *
@@ -180,12 +179,6 @@ anon_file_name (int fd, char const *target)
 {
   char *temp;
   return make_fresh (target, link_anon, &fd, &temp) < 0 ? NULL : temp;
-}
-
-int
-anon_file_link (int fd, int dirfd, char const *name)
-{
-  return link_anon_at (fd, dirfd, name);
 }
 
 int
