@@ -33,6 +33,9 @@
 #                   W10's cp makes 6,000,000, over 10 minutes under
 #                   strace; "" for none)
 #   BENCH_KEEP=1    keep the scratch directory, with the strace summaries
+#   BENCH_BASELINE  another sparsecp (an earlier build), timed in the same
+#                   rounds as a fifth tool, "baseline", so that a change
+#                   is judged against what it changed
 #   W1_SIZE W1_DATA W1_PIECE   8G 256M 64K: random pieces at random offsets
 #   W2_COUNT W2_DATA W2_HOLE   50000 4K 4K: data, hole, data, hole...
 #   W3_SIZE                    1T: no data at all
@@ -71,6 +74,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BENCH_W10_EXTENTS:=1000000}" "${BENCH_W10_TIMEOUT:=300}"
 
 TOOLS="sparsecp cp-auto cp-always rsync"
+: "${BENCH_BASELINE:=}"
+if [ -n "$BENCH_BASELINE" ]; then
+  TOOLS="$TOOLS baseline"
+fi
 
 die ()
 {
@@ -166,6 +173,7 @@ echo "sparsecp bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(uname -srm), $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 echo "scratch: $work ($fstype)"
 echo "tools: $SPARSECP; $(cp --version | head -n 1); $(rsync --version | head -n 1 | sed 's/  */ /g')"
+[ -n "$BENCH_BASELINE" ] && echo "baseline: $BENCH_BASELINE"
 if [ "$BENCH_DROP_CACHES" = 1 ]; then
   cache="dropped before each run"
 else
@@ -191,6 +199,7 @@ tool_cmd ()
 {
   case $1 in
     sparsecp) echo "$SPARSECP $recursive";;
+    baseline) echo "$BENCH_BASELINE $recursive";;
     cp-auto) echo "cp $recursive --sparse=auto";;
     cp-always) echo "cp $recursive --sparse=always";;
     rsync) echo "rsync $recursive --sparse";;
@@ -294,24 +303,22 @@ traced_copy ()
 }
 
 # The order of TOOLS in round N (the warm-up is round 0): the rows of a
-# balanced Latin square, so that within the rounds, over four of them,
-# each tool runs right after each other tool once.  A copy
-# can be several times slower right after rsync's (cp --sparse=auto on
-# W4: 1.1 to 5.7 s after rsync, 0.3 to 0.4 s after sparsecp or
-# cp --sparse=always), and plain rotation put sparsecp after rsync in
-# three rounds of five, cp in one.
+# balanced Latin square (Williams), so that within the rounds, over four
+# of them, each of four tools runs right after each other tool once
+# (five tools: each in each place over five rounds, not after each
+# other).  A copy can be several times slower right after rsync's
+# (cp --sparse=auto on W4: 1.1 to 5.7 s after rsync, 0.3 to 0.4 s after
+# sparsecp or cp --sparse=always), and plain rotation put sparsecp after
+# rsync in three rounds of five, cp in one.
 round_order ()
 {
-  case $(( ($1 + 3) % 4 )) in
-    0) order="1 2 4 3";;
-    1) order="2 3 1 4";;
-    2) order="3 4 2 1";;
-    3) order="4 1 3 2";;
-  esac
-  echo $TOOLS | awk -v order="$order" '{
-    n = split(order, idx, " ")
-    for (i = 1; i <= n; i++)
-      printf "%s%s", $idx[i], (i < n ? " " : "\n") }'
+  echo $TOOLS | awk -v r="$1" '{
+    row = (r + 3) % NF
+    for (i = 0; i < NF; i++) {
+      # The first row is 0, 1, n-1, 2, n-2...; the others shift it.
+      b = i == 0 ? 0 : i % 2 ? (i + 1) / 2 : NF - i / 2
+      printf "%s%s", $((b + row) % NF + 1), (i < NF - 1 ? " " : "\n")
+    } }'
 }
 
 # What round N runs: the tools in round_order's order and, where the
@@ -378,7 +385,7 @@ measure ()
 {
   target=$1
   dropped=
-  for v in sparsecp cp_auto cp_always rsync; do
+  for v in sparsecp cp_auto cp_always rsync baseline; do
     eval "wall_$v=nan cpu_$v=nan rss_$v=nan calls_$v=-"
   done
   for t in $TOOLS; do
@@ -391,6 +398,7 @@ measure ()
       dropped="$dropped $t"
       echo "timeout" >"$work/note.$t"
     elif [ "$BENCH_SLOW" != 0 ] && [ $t != sparsecp ] && [ $t != cp-auto ] &&
+         [ $t != baseline ] &&
          awk -v w="$(awk '{ print $1 }' "$work/warm.$t")" -v l="$BENCH_SLOW" \
              'BEGIN { exit !(w > l) }'; then
       dropped="$dropped $t"
@@ -461,6 +469,12 @@ measure ()
         printf "  sparsecp/cp: wall %.2f  cpu %.2f", a / b, ca / cb
         if (sa != "-" && sb != "-") printf "  syscalls %.3f", sa / sb
         printf "  RSS %+d KiB\n", ra - rb }'
+  if [ -n "$BENCH_BASELINE" ]; then
+    awk -v a="$wall_sparsecp" -v b="$wall_baseline" -v ca="$cpu_sparsecp" \
+        -v cb="$cpu_baseline" -v ra="$rss_sparsecp" -v rb="$rss_baseline" 'BEGIN {
+          printf "  sparsecp/baseline: wall %.2f  cpu %.2f  RSS %+d KiB\n",
+                 a / b, ca / cb, ra - rb }'
+  fi
   case $target in
     halve)
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" -v sa="$calls_sparsecp" \
@@ -475,6 +489,10 @@ measure ()
                awk -v n="$(awk 'END { print NF }' "$work/res.sparsecp")" \
                  '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')
       echo "  sparsecp/cp wall by round: $ratios"
+      [ -n "$BENCH_BASELINE" ] &&
+        echo "  baseline/cp wall by round: $(paste "$work/res.baseline" "$work/res.cp-auto" |
+          awk -v n="$(awk 'END { print NF }' "$work/res.baseline")" \
+            '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')"
       ok=$(echo "$ratios" | awk '{ for (i = 1; i <= NF; i++) if ($i > 0.6) bad = 1
                                    print (NF && !bad) ? 1 : 0 }')
       goal $name "wall <= 0.6 x cp in every round" $ok;;
