@@ -385,7 +385,7 @@ measure ()
 {
   target=$1
   dropped=
-  for v in sparsecp cp_auto cp_always rsync baseline; do
+  for v in $(echo $TOOLS | tr - _); do
     eval "wall_$v=nan cpu_$v=nan rss_$v=nan calls_$v=-"
   done
   for t in $TOOLS; do
@@ -484,15 +484,10 @@ measure ()
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= b) ? 1 : 0 }')
       goal $name "wall <= cp" $ok;;
     w10)
-      # Both tools run in every round, so line N of each is round N.
-      ratios=$(paste "$work/res.sparsecp" "$work/res.cp-auto" |
-               awk -v n="$(awk 'END { print NF }' "$work/res.sparsecp")" \
-                 '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')
+      ratios=$(by_round sparsecp)
       echo "  sparsecp/cp wall by round: $ratios"
       [ -n "$BENCH_BASELINE" ] &&
-        echo "  baseline/cp wall by round: $(paste "$work/res.baseline" "$work/res.cp-auto" |
-          awk -v n="$(awk 'END { print NF }' "$work/res.baseline")" \
-            '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')"
+        echo "  baseline/cp wall by round: $(by_round baseline)"
       ok=$(echo "$ratios" | awk '{ for (i = 1; i <= NF; i++) if ($i > 0.6) bad = 1
                                    print (NF && !bad) ? 1 : 0 }')
       goal $name "wall <= 0.6 x cp in every round" $ok;;
@@ -525,6 +520,15 @@ floor_run ()
   discard_dst
 }
 
+# The wall time of res.WHAT over cp's, round by round: both run in
+# every round, so line N of each is round N.
+by_round ()
+{
+  paste "$work/res.$1" "$work/res.cp-auto" |
+    awk -v n="$(awk 'END { print NF }' "$work/res.$1")" \
+      '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }'
+}
+
 # floor_report [rounds]: the floors' medians, and with "rounds" their
 # ratio to cp round by round too, where a goal is judged so.
 floor_report ()
@@ -538,9 +542,7 @@ floor_report ()
     awk -v f="$(median "$work/res.$f" '$1')" -v c="$wall_cp_auto" -v what="$what" '
       BEGIN { printf "  floor, %s: wall %.0f ms = %.2f x cp\n", what, f * 1000, f / c }'
     if [ "${1-}" = rounds ]; then
-      printf '  %s/cp wall by round: %s\n' $f "$(paste "$work/res.$f" "$work/res.cp-auto" |
-        awk -v n="$(awk 'END { print NF }' "$work/res.$f")" \
-          '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $(n + 1) }')"
+      printf '  %s/cp wall by round: %s\n' $f "$(by_round $f)"
     fi
   done
 }
