@@ -61,6 +61,7 @@ struct extent_map
   off_t raw_end;            /* end of the last extent added, for ordering */
   off_t raw_bytes;          /* bytes the kernel reported, before trimming */
   bool last_seen;           /* an extent carried FIEMAP_EXTENT_LAST */
+  bool gaps_judged;         /* READ_GAPS decided for the whole file */
   size_t extents;           /* extents of the finished windows */
   off_t data;               /* their bytes, inside the file */
   /* The method's own buffer (FIEMAP's answers), kept across windows.  */
@@ -71,8 +72,8 @@ struct extent_map
 /* A hole between two extents that is no longer than this may be read by
    the copy rather than skipped: the plan puts it in a read span with its
    neighbours (copy-plan.h), so the read itself proves it zero, and bytes
-   that are not zero are written.  map_confirm_holes () decides, a window
-   at a time, whether the copy reads such holes; it asks SEEK_DATA about
+   that are not zero are written.  map_confirm_holes () decides, once for
+   the file, whether the copy reads such holes; it asks SEEK_DATA about
    every hole it does not leave to the copy.
 
    Why 8 KiB: skipping a hole costs the lseek (SEEK_DATA) that confirms
@@ -85,8 +86,8 @@ struct extent_map
    costs the kernel a zeroed page-cache page for each of its blocks:
    copying 1,000,000 extents of 4 KiB, just written, took 22 s when the
    holes were read and 16-18 s when they were confirmed, against 22 s
-   for cp (issue 23).  So the holes of a window are read only when a
-   sample of them is found cached.  */
+   for cp (issue 23).  So the small holes are read only when a sample of
+   them is found cached.  */
 enum { MAP_READ_GAP_MAX = 8 * 1024 };
 
 /* Whether the copy reads a hole of LEN bytes that lies between two

@@ -74,7 +74,7 @@ map_seek (int fd, struct stat const *st,
   return *why ? MAP_UNTRUSTED : MAP_OK;
 }
 
-/* How many small holes of a window small_gaps_cached () looks at.  */
+/* How many small holes small_gaps_cached () looks at.  */
 enum { GAP_SAMPLE = 64 };
 
 /* The most of the file one mapping of small_gaps_cached () covers: the
@@ -90,9 +90,11 @@ _Static_assert (MAP_READ_GAP_MAX + 64 * 1024 <= GAP_MAP_SPAN,
    resident.  mincore () sees the page cache only of a file the process
    owns or may write; of others it reports nothing resident, and the
    holes are confirmed, which is as safe.  When it cannot tell, the holes
-   are read, as they always were.  */
+   are read, as they always were.  *JUDGED is set when the answer stands
+   for the rest of the file: some hole was sampled, or mincore () cannot
+   tell.  */
 static bool
-small_gaps_cached (int fd, struct extent_map const *m)
+small_gaps_cached (int fd, struct extent_map const *m, bool *judged)
 {
   off_t page = sysconf (_SC_PAGESIZE);
   size_t step = m->n / GAP_SAMPLE + 1;
@@ -122,13 +124,13 @@ small_gaps_cached (int fd, struct extent_map const *m)
           base_at = at;
           base = mmap (NULL, base_len, PROT_READ, MAP_SHARED, fd, at);
           if (base == MAP_FAILED)
-            return true;
+            return *judged = true;
         }
       unsigned char vec[MAP_READ_GAP_MAX / 4096 + 2];
       if (mincore (base + (at - base_at), len, vec) != 0)
         {
           munmap (base, base_len);
-          return true;
+          return *judged = true;
         }
       size_t n = (len + page - 1) / page;
       for (size_t k = 0; k < n; k++)
@@ -137,13 +139,19 @@ small_gaps_cached (int fd, struct extent_map const *m)
     }
   if (base != MAP_FAILED)
     munmap (base, base_len);
+  *judged = 0 < pages;
   return pages == 0 || pages <= 2 * resident;
 }
 
 map_distrust
 map_confirm_holes (int fd, struct extent_map *m, off_t size)
 {
-  m->read_gaps = small_gaps_cached (fd, m);
+  /* Once for the file, not for each window: a file of 2,000 extents
+     of 4 KiB is mapped in 16 windows, and sampling each made 992
+     mincore calls, 2 ms of a 21 ms copy.  A file is cached or not as a
+     whole far more often than in parts, and either answer is safe.  */
+  if (!m->gaps_judged)
+    m->read_gaps = small_gaps_cached (fd, m, &m->gaps_judged);
 
   off_t hole = m->start;
   for (size_t i = 0; i <= m->n; i++)

@@ -454,6 +454,50 @@ START_TEST (each_sampled_hole_counts_its_own_pages)
 }
 END_TEST
 
+/* The page cache is judged once for the file, by the first window that
+   has a small hole to sample: a later window neither samples its own
+   holes again nor changes the answer.  */
+START_TEST (holes_are_judged_once_a_file)
+{
+  int fd;
+  if (striped_file (&fd, 1))
+    {
+      /* The same file in two windows; the first one's hole is cached.  */
+      map_reset (&m, SCAN_FIEMAP);
+      ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+      ck_assert_ptr_null (map_add (&m, 8192, 4096, EXTENT_DATA));
+      map_pause (&m, 28672);
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      ck_assert (m.read_gaps);
+      map_next_window (&m);
+      ck_assert_ptr_null (map_add (&m, 16384, 4096, EXTENT_DATA));
+      ck_assert_ptr_null (map_add (&m, 24576, 4096, EXTENT_DATA));
+      ck_assert_ptr_null (map_finish (&m, 28672, 16384, 4096, true));
+      /* Its holes are not, but the first answer stands.  */
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      ck_assert (m.read_gaps);
+      close (fd);
+    }
+  map_reset (&m, SCAN_FIEMAP);
+  if (striped_file (&fd, 0))
+    {
+      /* A first window of one extent has no hole to sample: the
+         second, whose holes are not cached, decides.  */
+      map_reset (&m, SCAN_FIEMAP);
+      ck_assert_ptr_null (map_add (&m, 0, 4096, EXTENT_DATA));
+      map_pause (&m, 28672);
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      map_next_window (&m);
+      for (int k = 1; k < 4; k++)
+        ck_assert_ptr_null (map_add (&m, k * 8192, 4096, EXTENT_DATA));
+      ck_assert_ptr_null (map_finish (&m, 28672, 16384, 4096, true));
+      ck_assert_ptr_null (map_confirm_holes (fd, &m, 28672));
+      ck_assert (!m.read_gaps);
+      close (fd);
+    }
+}
+END_TEST
+
 /* A map made in two windows: each holds only its own extents and range,
    and the checks of the whole map see both.  */
 START_TEST (windows_hold_their_own_extents)
@@ -566,6 +610,7 @@ map_suite (void)
   tcase_add_test (tc, cached_small_holes_are_left_to_the_copy);
   tcase_add_test (tc, uncached_small_holes_are_confirmed);
   tcase_add_test (tc, uncached_small_holes_are_read_when_seek_data_cannot_tell);
+  tcase_add_test (tc, holes_are_judged_once_a_file);
   tcase_add_test (tc, each_sampled_hole_counts_its_own_pages);
   tcase_add_test (tc, an_extent_too_long_is_stored_in_pieces);
   tcase_add_test (tc, windows_hold_their_own_extents);
