@@ -185,6 +185,13 @@ copy_by_method (struct copier *c, struct stat const *st,
       if (map_window (c->src_fd, st, m, why) != MAP_OK)
         return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
     }
+  /* The last window's holes may still be being asked about.  */
+  map_distrust late = map_settle (m);
+  if (s == COPY_OK && late)
+    {
+      *why = late;
+      return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
+    }
   if (s == COPY_OK)
     progress_file_total (m->data, st->st_size - m->data);
   return s;

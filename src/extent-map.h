@@ -19,6 +19,7 @@
 
 #include "system.h"
 
+#include <pthread.h>
 #include <sys/stat.h>
 
 enum extent_kind
@@ -42,6 +43,9 @@ struct extent
 };
 #define EXTENT_LEN_MAX (((off_t) 1 << 62) - 1)
 _Static_assert (sizeof (struct extent) <= 16, "an extent takes 16 bytes");
+
+/* Why a map was not trusted.  NULL when it was.  */
+typedef char const *map_distrust;
 
 /* The most extents a method puts in a window: 64 KiB of them.  */
 enum { MAP_WINDOW_MAX = 4096 };
@@ -67,6 +71,16 @@ struct extent_map
   /* The method's own buffer (FIEMAP's answers), kept across windows.  */
   void *buf;
   size_t buf_count;
+  /* SEEK_DATA asked about the window's holes beside its copy
+     (map_confirm_beside ()).  */
+  struct
+  {
+    pthread_t thread;
+    bool running;
+    int fd;
+    off_t size;
+    map_distrust why;
+  } beside;
 };
 
 /* A hole between two extents that is no longer than this may be read by
@@ -97,9 +111,6 @@ map_gap_is_read (struct extent_map const *m, off_t len)
 {
   return m->read_gaps && len <= MAP_READ_GAP_MAX;
 }
-
-/* Why a map was not trusted.  NULL when it was.  */
-typedef char const *map_distrust;
 
 /* The result of asking the kernel for a map.  */
 enum map_status
@@ -141,9 +152,10 @@ off_t map_data_bytes (struct extent_map const *);
 /* Fill the next window of the map of FD, whose status is ST, with one
    method: map_reset () starts the map, and each call fills the window
    after the last, until one is done.  Unless it returns MAP_OK, set
-   *WHY to a short reason.  A FIEMAP window is only returned when
-   SEEK_DATA, where it works, finds no data in its holes.  map_read ()
-   maps the whole file in one window.  */
+   *WHY to a short reason.  The holes of a FIEMAP window are asked
+   about with SEEK_DATA, where it works, by map_confirm_beside (): what
+   it finds is returned by the next call, or by map_settle () after the
+   last window.  map_read () maps the whole file in one window.  */
 enum map_status map_fiemap (int fd, struct stat const *st,
                             struct extent_map *, map_distrust *why);
 enum map_status map_seek (int fd, struct stat const *st,
@@ -158,5 +170,28 @@ enum map_status map_read (struct stat const *st, struct extent_map *);
    tell.  Return NULL when SEEK_DATA agrees or cannot tell, or why the map
    is not trusted.  */
 map_distrust map_confirm_holes (int fd, struct extent_map *m, off_t size);
+
+/* The two halves of map_confirm_holes (): decide once for the file
+   whether the copy reads the small holes; then ask SEEK_DATA about the
+   holes of the window of M it does not read, set *BLIND when SEEK_DATA
+   cannot tell, and return NULL or why the map is not trusted.  */
+void map_judge_gaps (int fd, struct extent_map *m);
+map_distrust map_ask_holes (int fd, struct extent_map const *m, off_t size,
+                            bool *blind);
+
+/* How many holes of the window of M map_ask_holes () asks about.  */
+size_t map_holes_to_ask (struct extent_map const *m, off_t size);
+
+/* Confirm the holes of the ended window of M as map_confirm_holes ()
+   does, but when the window has many, on a thread of their own while
+   the window is copied: until map_settle () returns, M and FD must stay
+   as they are.  Return NULL, or why the map is not trusted when the
+   answer came at once.  */
+map_distrust map_confirm_beside (int fd, struct extent_map *m, off_t size);
+
+/* Wait for the confirmation map_confirm_beside () left running, if
+   any.  Return NULL, or why the window it confirmed is not trusted:
+   then what was copied of it is not to be trusted either.  */
+map_distrust map_settle (struct extent_map *m);
 
 #endif

@@ -71,6 +71,10 @@ map_fiemap (int fd, struct stat const *st,
     }
   struct fiemap *fm = m->buf;
 
+  /* The last window's holes are asked about until now.  */
+  *why = map_settle (m);
+  if (*why)
+    return MAP_UNTRUSTED;
   map_next_window (m);
   *why = NULL;
 
@@ -128,6 +132,6 @@ map_fiemap (int fd, struct stat const *st,
   /* FIEMAP has hidden data before; when SEEK_DATA sees data in one of
      its holes, believe neither and go on.  */
   if (!*why)
-    *why = map_confirm_holes (fd, m, st->st_size);
+    *why = map_confirm_beside (fd, m, st->st_size);
   return *why ? MAP_UNTRUSTED : MAP_OK;
 }

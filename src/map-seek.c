@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "attribute.h"
+
 /* Seek FD to the next data or hole at or after POS, retrying EINTR.  */
 static off_t
 seek_retry (int fd, off_t pos, int whence)
@@ -143,8 +145,8 @@ small_gaps_cached (int fd, struct extent_map const *m, bool *judged)
   return pages == 0 || pages <= 2 * resident;
 }
 
-map_distrust
-map_confirm_holes (int fd, struct extent_map *m, off_t size)
+void
+map_judge_gaps (int fd, struct extent_map *m)
 {
   /* Once for the file, not for each window: a file of 2,000 extents
      of 4 KiB is mapped in 16 windows, and sampling each made 992
@@ -152,7 +154,15 @@ map_confirm_holes (int fd, struct extent_map *m, off_t size)
      whole far more often than in parts, and either answer is safe.  */
   if (!m->gaps_judged)
     m->read_gaps = small_gaps_cached (fd, m, &m->gaps_judged);
+}
 
+/* Call VISIT (FD, HOLE, HOLE_END, ARG) on each hole of the ended window
+   of M, a file of SIZE bytes, that the copy skips, until it returns
+   nonzero; return that, or 0.  */
+static int
+each_asked_hole (int fd, struct extent_map const *m, off_t size,
+                 int (*visit) (int, off_t, off_t, void *), void *arg)
+{
   off_t hole = m->start;
   for (size_t i = 0; i <= m->n; i++)
     {
@@ -168,22 +178,64 @@ map_confirm_holes (int fd, struct extent_map *m, off_t size)
                          && map_gap_is_read (m, hole_end - hole));
       if (hole < hole_end && !read_later)
         {
-          off_t data = seek_retry (fd, hole, SEEK_DATA);
-          if (data < 0)
-            {
-              /* ENXIO: no data from here on, so every hole left is
-                 real.  Anything else: SEEK_DATA cannot tell, and the
-                 map stands on its own checks, and on the copy reading
-                 the small holes.  */
-              if (errno != ENXIO)
-                m->read_gaps = true;
-              return NULL;
-            }
-          if (data < hole_end)
-            return "SEEK_DATA finds data in a hole of the map";
+          int r = visit (fd, hole, hole_end, arg);
+          if (r)
+            return r;
         }
       if (i < m->n)
         hole = m->v[i].start + m->v[i].len;
     }
-  return NULL;
+  return 0;
+}
+
+static int
+count_hole (MAYBE_UNUSED int fd, MAYBE_UNUSED off_t hole,
+            MAYBE_UNUSED off_t hole_end, void *arg)
+{
+  size_t *count = arg;
+  ++*count;
+  return 0;
+}
+
+size_t
+map_holes_to_ask (struct extent_map const *m, off_t size)
+{
+  size_t count = 0;
+  each_asked_hole (-1, m, size, count_hole, &count);
+  return count;
+}
+
+/* What SEEK_DATA says of one hole.  */
+enum { HOLE_REAL, HOLE_HOLDS_DATA, HOLE_BLIND, HOLE_NO_DATA_AFTER };
+
+static int
+ask_hole (int fd, off_t hole, off_t hole_end, MAYBE_UNUSED void *arg)
+{
+  off_t data = seek_retry (fd, hole, SEEK_DATA);
+  if (data < 0)
+    /* ENXIO: no data from here on, so every hole left is real.  */
+    return errno == ENXIO ? HOLE_NO_DATA_AFTER : HOLE_BLIND;
+  return data < hole_end ? HOLE_HOLDS_DATA : HOLE_REAL;
+}
+
+map_distrust
+map_ask_holes (int fd, struct extent_map const *m, off_t size, bool *blind)
+{
+  int r = each_asked_hole (fd, m, size, ask_hole, NULL);
+  *blind = r == HOLE_BLIND;
+  return r == HOLE_HOLDS_DATA ? "SEEK_DATA finds data in a hole of the map"
+                              : NULL;
+}
+
+map_distrust
+map_confirm_holes (int fd, struct extent_map *m, off_t size)
+{
+  map_judge_gaps (fd, m);
+  bool blind;
+  map_distrust why = map_ask_holes (fd, m, size, &blind);
+  /* SEEK_DATA cannot tell: the map stands on its own checks, and on
+     the copy reading the small holes.  */
+  if (blind)
+    m->read_gaps = true;
+  return why;
 }

@@ -19,6 +19,7 @@ map_init (struct extent_map *m, enum scan_method method)
 void
 map_free (struct extent_map *m)
 {
+  map_settle (m);
   free (m->v);
   free (m->buf);
   map_init (m, m->method);
@@ -27,6 +28,7 @@ map_free (struct extent_map *m)
 void
 map_reset (struct extent_map *m, enum scan_method method)
 {
+  map_settle (m);
   struct extent_map kept = *m;
   map_init (m, method);
   m->v = kept.v;

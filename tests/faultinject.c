@@ -15,8 +15,11 @@
                           fiemap: drop (extent FAULT_ARG, default 0, is
                                   reported as a hole), cut (extent
                                   FAULT_ARG is reported 4 KiB short, its
-                                  end hidden in a hole), unwritten (every
-                                  extent is marked unwritten), overlap,
+                                  end hidden in a hole), shift (extent
+                                  FAULT_ARG is reported 4 KiB later, its
+                                  first block hidden in a hole),
+                                  unwritten (every extent is marked
+                                  unwritten), overlap,
                                   unsorted, nolast (the answer stops
                                   without FIEMAP_EXTENT_LAST), last (the
                                   answer ends at extent FAULT_ARG, marked
@@ -273,6 +276,13 @@ fiemap_lie (struct fiemap *fm)
         return false;
       e[fault_arg].fe_length -= 4096;
       e[fault_arg].fe_flags &= ~FIEMAP_EXTENT_LAST;
+      return true;
+    }
+  if (effect_is ("shift"))
+    {
+      if (fault_arg < 0 || (uint32_t) fault_arg >= n)
+        return false;
+      e[fault_arg].fe_logical += 4096;
       return true;
     }
   if (effect_is ("unwritten"))
