@@ -13,7 +13,8 @@
 # The page cache is kept, not dropped, between runs: every tool finds the
 # source's data in memory, so the numbers compare what the tools do rather
 # than the disk.  Its holes are dropped from the cache before each run,
-# as they are in a file just written (drop-holes).  BENCH_DROP_CACHES=1
+# as they are in a file just written, and its data read back, in case
+# the machine paged it out meanwhile (as-written).  BENCH_DROP_CACHES=1
 # (root) drops the whole cache before each run instead.
 #
 # Environment (sizes take K, M, G or T):
@@ -165,7 +166,7 @@ trap 'exit 130' INT TERM
 
 bin=$work/bin
 mkdir "$bin" || die "cannot create $bin"
-for helper in mkwork timeit cmp-sparse drop-holes; do
+for helper in mkwork timeit cmp-sparse as-written; do
   $CC -O2 -o "$bin/$helper" "$here/$helper.c" ||
     die "cannot build $here/$helper.c with $CC"
 done
@@ -179,7 +180,7 @@ echo "tools: $SPARSECP; $(cp --version | head -n 1); $(rsync --version | head -n
 if [ "$BENCH_DROP_CACHES" = 1 ]; then
   cache="dropped before each run"
 else
-  cache="kept warm for the data, dropped for the holes (drop-holes) before each run"
+  cache="data read back and holes dropped (as-written) before each run"
 fi
 echo "runs: 1 warm-up + $BENCH_REPS timed per tool, order balanced, sync before each; page cache $cache; syscalls from one more run under strace -c -f (${BENCH_STRACE:-none})"
 # Other work on the machine slows the tools unevenly: say so.
@@ -193,7 +194,8 @@ load_note ()
 }
 load_note "at start"
 echo "times are medians in ms; CPU = user + sys; RSS = peak resident KiB (wait4, as GNU time %M); dst = KiB allocated by the copy;"
-echo "steal = ms the hypervisor took this machine's CPUs during the timed runs, summed: where it is large the times are noisy"
+echo "steal = ms the hypervisor took this machine's CPUs during the timed runs, summed: where it is large the times are noisy;"
+echo "read = MiB the tool read from the disk in the timed runs, summed: where it is large, the tool waited for the disk"
 
 # Commands for each tool: word-split on purpose, paths have no spaces.
 recursive=
@@ -261,6 +263,9 @@ discard_dst ()
 # cp --sparse=always read them all, and sparsecp reads small holes it
 # finds cached instead of asking SEEK_DATA, so on W10 it took 9 s after
 # them and 13 to 19 s on the file as written (cp: 18 to 22 s either way).
+# Its data is read back too: a machine may page out what sat idle (see
+# as-written.c), and a tool that reads it from the disk is not compared
+# with one that finds it cached.
 prepare_run ()
 {
   discard_dst
@@ -268,7 +273,7 @@ prepare_run ()
   if [ "$BENCH_DROP_CACHES" = 1 ]; then
     echo 3 >/proc/sys/vm/drop_caches || die "cannot drop caches"
   elif [ -f "$src" ]; then
-    "$bin/drop-holes" "$src" || die "cannot drop the cached holes of $src"
+    "$bin/as-written" "$src" || die "cannot cache $src as written"
   fi
   before_copy
 }
@@ -437,7 +442,7 @@ measure ()
   done
   rm -rf "$work"/spent.*
 
-  printf '  %-10s %5s %9s %9s %9s %9s %10s %9s\n' tool runs wall_ms cpu_ms syscalls rss_KiB dst_KiB steal_ms
+  printf '  %-10s %5s %9s %9s %9s %9s %10s %9s %8s\n' tool runs wall_ms cpu_ms syscalls rss_KiB dst_KiB steal_ms read_MiB
   for t in $TOOLS; do
     if [ -f "$work/note.$t" ] && [ "$(cat "$work/note.$t")" = timeout ]; then
       printf '  %-10s killed after %ss (timeout)\n' $t "$limit"
@@ -454,9 +459,10 @@ measure ()
     note=
     [ -f "$work/note.$t" ] && note="  ($(cat "$work/note.$t"): it took more than BENCH_SLOW=${BENCH_SLOW}s)"
     steal=$(awk '{ s += $6 } END { printf "%.0f", s * 1000 }' "$work/res.$t")
-    printf '  %-10s %5s %9s %9s %9s %9s %10s %9s%s\n' $t "$runs" "$(ms "$wall")" \
+    rd=$(awk '{ s += $7 } END { printf "%.1f", s / 1024 }' "$work/res.$t")
+    printf '  %-10s %5s %9s %9s %9s %9s %10s %9s %8s%s\n' $t "$runs" "$(ms "$wall")" \
       "$(ms "$cpu")" "$calls" "$rss" "$(cat "$work/alloc.$t" 2>/dev/null || echo -)" \
-      "$steal" "$note"
+      "$steal" "$rd" "$note"
     v=$(echo $t | tr - _)
     eval "wall_$v=\$wall cpu_$v=\$cpu rss_$v=\$rss calls_$v=\$calls"
   done

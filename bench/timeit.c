@@ -3,7 +3,7 @@
    Usage: timeit LIMIT RESULT COMMAND [ARG]...
    Runs COMMAND in a process group of its own and appends one line to the
    file RESULT:
-     WALL USER SYS MAXRSS STATUS STEAL
+     WALL USER SYS MAXRSS STATUS STEAL READ
    WALL, USER and SYS in seconds with microseconds (USER and SYS include
    the children COMMAND waited for, as rsync's), MAXRSS the peak resident
    set in KiB as GNU time's %M reports it (both come from wait4), STATUS
@@ -12,6 +12,9 @@
    the time in seconds the hypervisor ran something else on this
    machine's CPUs meanwhile (all CPUs, in clock ticks, from /proc/stat;
    0 on bare metal), which makes a run slow for reasons not its own.
+   READ is the KiB COMMAND and its children read from the disk
+   (ru_inblock): a copy of a cached source reads none, and one that
+   does was timed on something else.
    Exits with COMMAND's status, 124 after a timeout, 125 when it cannot
    run at all.  Wall time comes from CLOCK_MONOTONIC, because GNU time's
    %e counts only hundredths and the fast copies here take milliseconds.  */
@@ -131,8 +134,9 @@ main (int argc, char **argv)
     strcpy (word, "timeout");
   else
     snprintf (word, sizeof word, "%d", code);
-  fprintf (out, "%.6f %.6f %.6f %ld %s %.2f\n", wall, seconds (ru.ru_utime),
-           seconds (ru.ru_stime), ru.ru_maxrss, word, steal);
+  fprintf (out, "%.6f %.6f %.6f %ld %s %.2f %ld\n", wall,
+           seconds (ru.ru_utime), seconds (ru.ru_stime), ru.ru_maxrss, word,
+           steal, ru.ru_inblock / 2);
   if (fclose (out) != 0)
     {
       fprintf (stderr, "timeit: cannot write %s: %s\n", result,
