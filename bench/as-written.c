@@ -72,6 +72,36 @@ drop (int fd, off_t from, off_t to, off_t size, off_t page)
     trouble ("drop the cached hole of");
 }
 
+/* Data ranges whose read-ahead was asked for, read in batches of this
+   many, and the buffer they are read into, this large.  */
+enum { BATCH = 4096, CHUNK = 1 << 20 };
+struct range
+{
+  off_t start;
+  off_t end;
+};
+
+/* Read the N ranges of BATCH in FD into BUF, which waits for them and
+   marks them used.  */
+static void
+read_ranges (int fd, struct range const *batch, size_t n, char *buf)
+{
+  for (size_t i = 0; i < n; i++)
+    for (off_t at = batch[i].start; at < batch[i].end; )
+      {
+        size_t len = (batch[i].end - at < CHUNK
+                      ? (size_t) (batch[i].end - at) : CHUNK);
+        ssize_t r = pread (fd, buf, len, at);
+        if (r < 0 && errno == EINTR)
+          continue;
+        if (r < 0)
+          trouble ("read");
+        if (r == 0)
+          break;
+        at += r;
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -92,8 +122,15 @@ main (int argc, char **argv)
   if ((errno = posix_fadvise (fd, 0, 0, POSIX_FADV_RANDOM)) != 0)
     trouble ("turn readahead off for");
 
-  /* First pass: drop the holes and start reading the data back, all of
-     it at once rather than a page at a time.  */
+  /* One walk over the map: drop each hole, ask for the data after it
+     to be read ahead, and read a batch of data ranges once their
+     read-ahead is asked for, so that the disk has many reads at once
+     rather than one page at a time.  */
+  char *buf = malloc (CHUNK);
+  if (!buf)
+    trouble ("allocate a buffer to read");
+  static struct range batch[BATCH];
+  size_t n = 0;
   off_t pos = 0, data, end;
   while (next_data (fd, pos, size, &data, &end))
     {
@@ -101,32 +138,16 @@ main (int argc, char **argv)
       if ((errno = posix_fadvise (fd, data, end - data,
                                   POSIX_FADV_WILLNEED)) != 0)
         trouble ("read ahead in");
-      pos = end;
-    }
-  drop (fd, pos, size, size, page);
-
-  /* Second pass: read the data, which waits for it and marks it used.  */
-  enum { CHUNK = 1 << 20 };
-  char *buf = malloc (CHUNK);
-  if (!buf)
-    trouble ("allocate a buffer to read");
-  pos = 0;
-  while (next_data (fd, pos, size, &data, &end))
-    {
-      for (off_t at = data; at < end; )
+      batch[n++] = (struct range) { data, end };
+      if (n == BATCH)
         {
-          size_t n = end - at < CHUNK ? end - at : CHUNK;
-          ssize_t r = pread (fd, buf, n, at);
-          if (r < 0 && errno == EINTR)
-            continue;
-          if (r < 0)
-            trouble ("read");
-          if (r == 0)
-            break;
-          at += r;
+          read_ranges (fd, batch, n, buf);
+          n = 0;
         }
       pos = end;
     }
+  drop (fd, pos, size, size, page);
+  read_ranges (fd, batch, n, buf);
   free (buf);
   return 0;
 }

@@ -247,10 +247,13 @@ copy_stripes (char const *src, char const *name, uint64_t count,
             continue;
           if (r <= 0)
             {
-              target = src;
               if (r == 0)
                 errno = EIO;    /* shorter than its layout */
-              die ("copy from");
+              /* Either file may be the one that failed (a full disk
+                 is the copy's): name both.  */
+              fprintf (stderr, "mkwork: cannot copy %s to %s: %s\n", src,
+                       name, strerror (errno));
+              exit (99);
             }
           left -= r;
         }
