@@ -8,6 +8,10 @@
 #   v1       stock + kernel/v1 (the series as first mailed) + kernel/test-hooks,
 #            to show that the reproducers of v1's defects fail on it
 #
+#   upstream        Debian's linux-source-6.12, unmodified: mainline's FIEMAP
+#   upstream-fixed  upstream + kernel/upstream (the mainline fix)
+#   upstream-debug  upstream-fixed + kernel/config/debug.config
+#
 # Prints the path of the bzImage on stdout; progress goes to stderr.
 #
 # Everything lives outside the repository:
@@ -17,6 +21,10 @@
 #   KSRC_TARBALL    default /usr/src/linux-source-6.1.tar.xz
 #   KPATCH_DIR      default <repo>/kernel/patches
 #   KPATCH_V1_DIR   default <repo>/kernel/v1
+#   The upstream-* variants use their own source (6.12) and so their own
+#   variables: KSRC_DIR_UPSTREAM (default $SPARSECP_CACHE/linux-src-6.12),
+#   KSRC_TARBALL_UPSTREAM (default /usr/src/linux-source-6.12.tar.xz),
+#   KPATCH_UPSTREAM_DIR (default <repo>/kernel/upstream).
 #   KJOBS           default $(nproc)
 #
 # Each variant is built in-tree in its own copy of the source.  The patched
@@ -36,10 +44,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 1; }
 say() { printf '%s: %s\n' "$prog" "$*" >&2; }
 
+# --cached: only say whether the variant is built from what it would be
+# built from now (exit 0, bzImage path on stdout) or not (exit 1).
+cached_only=false
+if [ "${1:-}" = --cached ]; then
+	cached_only=true
+	shift
+fi
 variant=${1:-}
 case $variant in
-stock|patched|debug|v1) ;;
-*) die "usage: $prog stock|patched|debug|v1" ;;
+stock|patched|debug|v1|upstream|upstream-fixed|upstream-debug) ;;
+*) die "usage: $prog [--cached] stock|patched|debug|v1|upstream|upstream-fixed|upstream-debug" ;;
 esac
 
 cache=${SPARSECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp}
@@ -48,25 +63,34 @@ kbuild=${KBUILD_DIR:-$cache/kbuild}
 tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 patchdir=${KPATCH_DIR:-$here/patches}
 v1dir=${KPATCH_V1_DIR:-$here/v1}
+upstreamdir=${KPATCH_UPSTREAM_DIR:-$here/upstream}
 hookdir=$here/test-hooks
 configdir=$here/config
 jobs=${KJOBS:-$(nproc)}
 tree=$kbuild/$variant
 
+# The 6.12 family has its own source and its own unmodified base tree,
+# "upstream", which plays the part "stock" plays for 6.1.
+base=stock series=6.1 pkg=linux-source-6.1
+case $variant in
+upstream*)
+	base=upstream series=6.12 pkg=linux-source-6.12
+	ksrc=${KSRC_DIR_UPSTREAM:-$cache/linux-src-6.12}
+	tarball=${KSRC_TARBALL_UPSTREAM:-/usr/src/linux-source-6.12.tar.xz} ;;
+esac
+
 mkdir -p "$cache" "$kbuild"
-
-# One kernel build at a time per cache: builds share the stock tree.
-exec 9>"$cache/.build-kernel.lock"
-flock 9
-
-t0=$SECONDS
-stage_done() { say "$1 ($((SECONDS - t0)) s)"; t0=$SECONDS; }
 
 # --- pristine source -------------------------------------------------------
 
 # Identity of the tarball; a new Debian upload invalidates every tree.
-[ -r "$tarball" ] || die "cannot read '$tarball' (install linux-source-6.1)"
+[ -r "$tarball" ] || die "cannot read '$tarball' (install $pkg)"
 src_id="$(stat -c '%s %Y' "$tarball") $tarball"
+
+fragments=("$configdir/vmtest.config")
+case $variant in
+debug|upstream-debug) fragments+=("$configdir/debug.config") ;;
+esac
 
 # extract_source: unpack the tarball into $ksrc unless it is already there.
 extract_source() {
@@ -83,12 +107,6 @@ extract_source() {
 	stage_done "extracted"
 }
 
-extract_source
-kver=$(make -s -C "$ksrc" kernelversion)
-case $kver in
-6.1.*) say "source is linux $kver" ;;
-*) die "'$ksrc' is linux '$kver', expected 6.1.x" ;;
-esac
 
 # --- per-variant tree --------------------------------------------------------
 
@@ -130,6 +148,7 @@ variant_patches() {
 	patched) list_series "$patchdir" ;;
 	debug) list_series "$patchdir"; list_series "$hookdir" ;;
 	v1) list_series "$v1dir"; list_series "$hookdir" ;;
+	upstream-fixed|upstream-debug) list_series "$upstreamdir" ;;
 	esac
 }
 
@@ -175,8 +194,42 @@ apply_patches() {
 	done
 }
 
+# build_id: what a build of this variant is made from: the source, its
+# patches in order, and the configuration fragments.
+build_id() {
+	local p
+	{
+		printf '%s\n' "$src_id"
+		for p in $(variant_patches) "${fragments[@]}"; do
+			printf '%s ' "${p##*/}"
+			sha256sum < "$p" 2>/dev/null || echo missing
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+if $cached_only; then
+	[ -f "$tree/arch/x86/boot/bzImage" ] && [ -f "$tree/.sparsecp-built" ] &&
+		[ "$(cat "$tree/.sparsecp-built")" = "$(build_id)" ] || exit 1
+	printf '%s\n' "$tree/arch/x86/boot/bzImage"
+	exit 0
+fi
+
+# One kernel build at a time per cache: builds share the stock tree.
+exec 9>"$cache/.build-kernel.lock"
+flock 9
+
+t0=$SECONDS
+stage_done() { say "$1 ($((SECONDS - t0)) s)"; t0=$SECONDS; }
+
+extract_source
+kver=$(make -s -C "$ksrc" kernelversion)
+case $kver in
+"$series".*) say "source is linux $kver" ;;
+*) die "'$ksrc' is linux '$kver', expected $series.x" ;;
+esac
+
 prepare_tree() {
-	if [ "$variant" = stock ]; then
+	if [ "$variant" = "$base" ]; then
 		tree_is_current "$tree" || { say "copying source to '$tree'"; copy_tree "$ksrc" "$tree"; stage_done "copied"; }
 		return
 	fi
@@ -196,11 +249,11 @@ prepare_tree() {
 		return
 	fi
 	if ! tree_is_current "$tree" || ! unapply_patches; then
-		# Start from the stock tree, objects included, so only what the
+		# Start from the base tree, objects included, so only what the
 		# patches touch is recompiled.
-		tree_is_current "$kbuild/stock" || { say "copying source to '$kbuild/stock'"; copy_tree "$ksrc" "$kbuild/stock"; }
-		say "copying '$kbuild/stock' to '$tree'"
-		copy_tree "$kbuild/stock" "$tree"
+		tree_is_current "$kbuild/$base" || { say "copying source to '$kbuild/$base'"; copy_tree "$ksrc" "$kbuild/$base"; }
+		say "copying '$kbuild/$base' to '$tree'"
+		copy_tree "$kbuild/$base" "$tree"
 		stage_done "copied"
 	fi
 	# shellcheck disable=SC2086 # names are whitespace-free paths
@@ -212,9 +265,6 @@ prepare_tree() {
 prepare_tree
 
 # --- configuration -----------------------------------------------------------
-
-fragments=("$configdir/vmtest.config")
-[ "$variant" = debug ] && fragments+=("$configdir/debug.config")
 
 # configure: tinyconfig + fragments + olddefconfig into a scratch .config;
 # the tree's .config is replaced only if the result differs, so an unchanged
@@ -277,6 +327,7 @@ fi
 grep -E 'warning:' "$tree/.sparsecp-build.log" >&2 || true
 stage_done "built"
 
+build_id > "$tree/.sparsecp-built"
 printf '%s\n' "$tree/arch/x86/boot/bzImage"
 exit
 }
