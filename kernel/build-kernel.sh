@@ -107,7 +107,6 @@ extract_source() {
 	stage_done "extracted"
 }
 
-
 # --- per-variant tree --------------------------------------------------------
 
 # copy_tree FROM TO: fresh copy of a (possibly built) tree, stamped with the
@@ -194,17 +193,21 @@ apply_patches() {
 	done
 }
 
+# content_id FILE...: one hash of the files' names and contents, in order.
+content_id() {
+	local p
+	for p in "$@"; do
+		printf '%s ' "${p##*/}"
+		sha256sum < "$p" 2>/dev/null || echo missing
+	done | sha256sum | cut -d' ' -f1
+}
+
 # build_id: what a build of this variant is made from: the source, its
 # patches in order, and the configuration fragments.
 build_id() {
-	local p
-	{
-		printf '%s\n' "$src_id"
-		for p in $(variant_patches) "${fragments[@]}"; do
-			printf '%s ' "${p##*/}"
-			sha256sum < "$p" 2>/dev/null || echo missing
-		done
-	} | sha256sum | cut -d' ' -f1
+	# shellcheck disable=SC2046 # patch paths are whitespace-free
+	printf 'source %s\npatches %s\nconfig %s\n' "$src_id" \
+		"$(content_id $(variant_patches))" "$(content_id "${fragments[@]}")"
 }
 
 if $cached_only; then
@@ -238,10 +241,8 @@ prepare_tree() {
 	names=$(variant_patches)
 	[ -n "$names" ] || die "no patches for $variant (a series is empty or missing)"
 	# The series identity is the ordered names plus every patch's content.
-	series_id=$(for p in $names; do
-		printf '%s ' "${p##*/}"
-		sha256sum < "$p" 2>/dev/null || echo missing
-	done | sha256sum | cut -d' ' -f1)
+	# shellcheck disable=SC2086 # names are whitespace-free paths
+	series_id=$(content_id $names)
 
 	if tree_is_current "$tree" && [ -f "$tree/.sparsecp-series" ] &&
 	   [ "$(cat "$tree/.sparsecp-series")" = "$series_id" ]; then
