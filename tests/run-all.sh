@@ -14,7 +14,9 @@ apt-get install -y --no-install-recommends \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio bc bison flex \
   libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev \
-  dpkg-dev attr perl debhelper lintian bash-completion man-db autopkgtest
+  dpkg-dev attr perl debhelper lintian bash-completion man-db autopkgtest \
+  libtool xfslibs-dev uuid-dev libattr1-dev libaio-dev libgdbm-dev \
+  liburing-dev duperemove psmisc procps hostname bsdutils mawk
 
 ./bootstrap
 ./configure --enable-warnings

@@ -14,6 +14,13 @@
 #   VMCHECK_ACCEL     auto|tcg|kvm (default auto: short KVM probe, else TCG)
 #   VMCHECK_TIMEOUT   hard limit per boot in seconds (default 1200)
 #   VMCHECK_DIR       work directory (default $SPARSECP_CACHE/vmcheck)
+#   FSTESTS_SRC       the xfstests tarball or tree: run fstests on btrfs in a
+#                     boot of its own per kernel (skipped when unset)
+#   VMCHECK_FSTESTS   the fstests to run (default: the FIEMAP and SEEK_DATA
+#                     tests listed at fstests_default below)
+#   VMCHECK_FSTESTS_LIMIT  seconds after which one test is killed (600)
+#   VMCHECK_BOOTS     which boots to run per kernel: "checks fstests" (the
+#                     default), or one of them
 #   SPARSECP_CACHE, KSRC_DIR, KBUILD_DIR, KPATCH_DIR: see kernel/build-kernel.sh
 #
 # Output is TAP; the exit status is non-zero on any unexpected result: a
@@ -38,6 +45,13 @@ wreps=${VMCHECK_WREPS:-5}
 fslist=${VMCHECK_FS:-btrfs,btrfs-zstd,ext4,xfs,btrfs-holes}
 accel=${VMCHECK_ACCEL:-auto}
 boot_timeout=${VMCHECK_TIMEOUT:-1200}
+# FIEMAP, SEEK_DATA/SEEK_HOLE and prealloc tests, generic/561 (fails on
+# 6.1.y without 418b09027743), and the test of kernel/upstream.
+fstests_default="generic/094 generic/225 generic/285 generic/286 generic/436
+generic/490 generic/539 generic/561 generic/742 btrfs/079 btrfs/341"
+fstests=$(echo ${VMCHECK_FSTESTS:-$fstests_default})
+fstests_limit=${VMCHECK_FSTESTS_LIMIT:-600}
+boots=${VMCHECK_BOOTS:-checks fstests}
 CC=${CC:-gcc}
 
 die() { echo "Bail out! $prog: $*"; exit 2; }
@@ -124,49 +138,57 @@ build_initramfs() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz"
 }
 
+# Each boot's disks, console log and QEMU output are in $bd: $work for the
+# boots of the checks, a directory of its own for those of fstests, which
+# run beside them.
+bd=$work
+
 # make_images: fresh, sparse filesystem images, made without root.  The
 # btrfs ones are large (and sparse) because btrfs reserves about 256 KiB
 # of metadata for each delalloc range: on a small filesystem those
 # reservations flush the data that the tests need dirty.
 make_images() {
-	rm -f "$work"/*.img
-	truncate -s 1M "$work/results.img"
-	truncate -s 320M "$work/ext4.img"
-	truncate -s 400M "$work/xfs.img"
-	truncate -s 4G "$work/btrfs.img" "$work/btrfs-holes.img"
-	mkfs.btrfs -q -f "$work/btrfs.img" > /dev/null &&
-	mkfs.btrfs -q -f -O ^no-holes "$work/btrfs-holes.img" > /dev/null &&
-	mkfs.ext4 -q -F "$work/ext4.img" > /dev/null 2>&1 &&
-	mkfs.xfs -q -f "$work/xfs.img" > /dev/null
+	rm -f "$bd"/*.img
+	truncate -s 1M "$bd/results.img"
+	truncate -s 320M "$bd/ext4.img"
+	truncate -s 400M "$bd/xfs.img"
+	truncate -s 4G "$bd/btrfs.img" "$bd/btrfs-holes.img"
+	mkfs.btrfs -q -f "$bd/btrfs.img" > /dev/null &&
+	mkfs.btrfs -q -f -O ^no-holes "$bd/btrfs-holes.img" > /dev/null &&
+	mkfs.ext4 -q -F "$bd/ext4.img" > /dev/null 2>&1 &&
+	mkfs.xfs -q -f "$bd/xfs.img" > /dev/null
 }
 
 # --- QEMU ----------------------------------------------------------------------
 
-# run_qemu ACCEL KERNEL TIMEOUT APPEND: boot with the results disk and the
-# four filesystem disks; console to $work/console.log.
+# The guest's disks, in order (vda, vdb, ...): the results disk and the
+# four filesystems; boot_fstests sets its own.
+disks=(results btrfs ext4 xfs btrfs-holes)
+
+# run_qemu ACCEL KERNEL TIMEOUT APPEND: boot with $work/DISK.img for each
+# of disks; console to $work/console.log.
 run_qemu() {
+	local d drive_opts=()
+	for d in "${disks[@]}"; do
+		drive_opts+=(-drive "file=$bd/$d.img,format=raw,if=virtio")
+	done
 	local accel_opt
 	case $1 in
 	kvm) accel_opt=(-accel kvm -cpu host) ;;
 	*) accel_opt=(-accel tcg,thread=multi -cpu max) ;;
 	esac
-	: > "$work/console.log"
+	: > "$bd/console.log"
 	timeout -k 5 "$3" qemu-system-x86_64 "${accel_opt[@]}" \
 		-nodefaults -display none -no-reboot -m 1024 -smp 2 \
 		-kernel "$2" -initrd "$work/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=0 $4" \
-		-serial "file:$work/console.log" -monitor none \
-		-drive "file=$work/results.img,format=raw,if=virtio" \
-		-drive "file=$work/btrfs.img,format=raw,if=virtio" \
-		-drive "file=$work/ext4.img,format=raw,if=virtio" \
-		-drive "file=$work/xfs.img,format=raw,if=virtio" \
-		-drive "file=$work/btrfs-holes.img,format=raw,if=virtio" \
-		> "$work/qemu.out" 2>&1
+		-serial "file:$bd/console.log" -monitor none \
+		"${drive_opts[@]}" > "$bd/qemu.out" 2>&1
 }
 
 # results: what the guest wrote to its results disk, up to the end marker.
 results() {
-	tr -d '\000' < "$work/results.img" | sed -n '1,/^# vmtest-end/p'
+	tr -d '\000' < "$bd/results.img" | sed -n '1,/^# vmtest-end/p'
 }
 
 # pick_accel KERNEL: KVM only if a probe boot completes quickly.
@@ -186,9 +208,9 @@ pick_accel() {
 }
 
 show_console() {
-	sed 's/^/# qemu: /' "$work/qemu.out"
+	sed 's/^/# qemu: /' "$bd/qemu.out"
 	echo "# ---- console log ($1) ----"
-	tail -n "${2:-200}" "$work/console.log" | sed 's/^/#   /'
+	tail -n "${2:-200}" "$bd/console.log" | sed 's/^/#   /'
 	echo "# ---- end of console log ----"
 }
 
@@ -211,7 +233,7 @@ boot_variant() {
 		"vmtest.variant=$v vmtest.reps=$vreps vmtest.wreps=$vwreps vmtest.fs=$vfs vmtest.scans=$vscans"
 	r=$?
 	echo "# stage boot $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
-	cp "$work/console.log" "$work/console-$v.log"
+	cp "$bd/console.log" "$work/console-$v.log"
 	results | grep -v '^# vmtest-end' | while IFS= read -r line; do
 		case $line in
 		"not ok - "*) echo "TAP|not ok|${line#not ok - }" ;;
@@ -244,13 +266,13 @@ boot_variant() {
 		return
 	fi
 	tap_out ok "$v: guest finished"
-	if grep -q 'Kernel panic\|Oops' "$work/console.log"; then
+	if grep -q 'Kernel panic\|Oops' "$bd/console.log"; then
 		tap_out "not ok" "$v: no panic or oops on the console"
 		show_console "$v"
 	fi
 	case $v in
 	debug|upstream-debug)
-		splats=$(grep -n 'WARNING:\|BUG:\|possible circular locking' "$work/console.log")
+		splats=$(grep -n 'WARNING:\|BUG:\|possible circular locking' "$bd/console.log")
 		if [ -n "$splats" ]; then
 			tap_out "not ok" "$v: console free of WARNING/BUG/lockdep reports"
 			echo "$splats" | sed 's/^/#   /'
@@ -288,6 +310,107 @@ compare_maps() {
 	done
 }
 
+# --- fstests ---------------------------------------------------------------------
+
+# fstests_base VARIANT: the unmodified kernel a variant is compared with
+# (none for the unmodified ones).
+fstests_base() {
+	case $1 in
+	stock|upstream) ;;
+	upstream-*) echo upstream ;;
+	*) echo stock ;;
+	esac
+}
+
+# boot_fstests VARIANT: a boot of its own that runs $fstests on a fresh
+# btrfs TEST_DEV and an unformatted SCRATCH_DEV, in $work/fstests; the
+# guest's "# fstests" lines go to $work/fstests-VARIANT.txt, and whether
+# the guest finished to $work/fstests-VARIANT.status.  It prints no TAP:
+# it runs in the background, beside the boots of the checks.  Both disks
+# are 4 GiB (sparse), as the btrfs of the checks.
+boot_fstests() {
+	local v=$1 r t=$SECONDS bd=$work/fstests disks=(results fst-test fst-scratch fst-root)
+	mkdir -p "$bd"
+	rm -f "$bd"/*.img
+	truncate -s 1M "$bd/results.img"
+	truncate -s 4G "$bd/fst-test.img"
+	truncate -s 4G "$bd/fst-scratch.img"
+	cp --sparse=always "$work/fstests-root.base" "$bd/fst-root.img"
+	if ! mkfs.btrfs -q -f "$bd/fst-test.img" > /dev/null; then
+		echo "cannot make the TEST_DEV image" > "$work/fstests-$v.status"
+		return
+	fi
+	run_qemu "$chosen_accel" "${bzimage[$v]}" "$boot_timeout" \
+		"vmtest.variant=$v vmtest.fstests=$(echo $fstests | tr ' ' ,) vmtest.fstests_limit=$fstests_limit"
+	r=$?
+	echo "# stage fstests $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
+	cp "$bd/console.log" "$work/console-fstests-$v.log"
+	results | sed -n 's/^# fstests //p' > "$work/fstests-$v.txt"
+	if results | grep -q '^# vmtest-end'; then
+		echo finished > "$work/fstests-$v.status"
+	else
+		echo "qemu exit $r, no end marker" > "$work/fstests-$v.status"
+		show_console "fstests $v" 60
+	fi
+	rm -f "$bd"/*.img
+}
+
+# fstests_boots: boot_fstests for each kernel of $fstests_kernels, one after
+# the other.
+fstests_boots() {
+	local v
+	for v in $fstests_kernels; do
+		boot_fstests "$v"
+	done
+}
+
+# fstests_result VARIANT TEST: pass, fail, notrun, or "-" (no result).
+fstests_result() {
+	awk -v t="$2" '$1 == t { print $2; found = 1 } END { if (!found) print "-" }' \
+		"$work/fstests-$1.txt" 2> /dev/null || echo -
+}
+
+# fstests_report: the table (a row per test, a column per kernel), the
+# reasons of every fail and notrun, and a TAP line per test and modified
+# kernel: a test that passes on the unmodified kernel must pass on it too.
+fstests_report() {
+	local v t base res line status
+	for v in $fstests_kernels; do
+		status=$(cat "$work/fstests-$v.status" 2> /dev/null)
+		if [ "$status" = finished ]; then
+			tap_out ok "$v: fstests guest finished ($(wc -l < "$work/fstests-$v.txt") tests)"
+		else
+			tap_out "not ok" "$v: fstests guest finished (${status:-no status})"
+		fi
+	done
+	printf '# fstests on btrfs:\n# %-12s' test
+	for v in $fstests_kernels; do printf ' %-15s' "$v"; done
+	echo
+	for t in $fstests; do
+		printf '# %-12s' "$t"
+		for v in $fstests_kernels; do
+			line=$(awk -v t="$t" '$1 == t { print $2 " " $3 "s" }' "$work/fstests-$v.txt")
+			printf ' %-15s' "${line:--}"
+		done
+		echo
+	done
+	for v in $fstests_kernels; do
+		grep -v ' pass ' "$work/fstests-$v.txt" | sed "s/^/# fstests $v: /"
+	done
+	for v in $fstests_kernels; do
+		base=$(fstests_base "$v")
+		case " $fstests_kernels " in *" ${base:-none} "*) ;; *) continue ;; esac
+		for t in $fstests; do
+			res=$(fstests_result "$v" "$t")
+			if [ "$(fstests_result "$base" "$t")" != pass ] || [ "$res" = pass ]; then
+				tap_out ok "$v: fstests $t no regression against $base ($res)"
+			else
+				tap_out "not ok" "$v: fstests $t no regression against $base ($res)"
+			fi
+		done
+	done
+}
+
 # --- main ----------------------------------------------------------------------
 
 # main: everything runs from this function, so bash has parsed the whole
@@ -310,10 +433,40 @@ main() {
 		echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
 	fi
 	rm -f "$work"/maps-*.txt
-	for v in $kernels; do
-		[ -n "${bzimage[$v]:-}" ] && boot_variant "$v"
-	done
-	compare_maps
+	# fstests on every kernel built but the 6.1 debug and v1 ones and
+	# upstream-debug, whose code is patched's or upstream-fixed's: a boot
+	# each, in the background, beside the boots of the checks.
+	fstests_kernels="" fstests_pid=""
+	if [ "${boots#*fstests}" = "$boots" ]; then
+		:
+	elif [ -z "${FSTESTS_SRC:-}" ]; then
+		tap_out ok "fstests" "SKIP FSTESTS_SRC is not set (see vmtest/README.md)"
+	elif timed "fstests image" "$top/vmtest/fstests-image.sh" "$FSTESTS_SRC" \
+			"$work/fstests-root.base" 2> "$work/fstests-image.log"; then
+		for v in $kernels; do
+			case $v in debug|v1|upstream-debug) continue ;; esac
+			[ -n "${bzimage[$v]:-}" ] && fstests_kernels="$fstests_kernels $v"
+		done
+		rm -f "$work"/fstests-*.txt "$work"/fstests-*.status
+		fstests_boots > "$work/fstests-boots.log" 2>&1 &
+		fstests_pid=$!
+	else
+		sed 's/^/#   /' "$work/fstests-image.log"
+		tap_out "not ok" "fstests: build fstests and the guest's root image"
+	fi
+
+	case " $boots " in *" checks "*)
+		for v in $kernels; do
+			[ -n "${bzimage[$v]:-}" ] && boot_variant "$v"
+		done
+		compare_maps ;;
+	esac
+
+	if [ -n "$fstests_pid" ]; then
+		wait "$fstests_pid"
+		cat "$work/fstests-boots.log"
+		fstests_report
+	fi
 
 	echo "1..$ntests"
 	echo "# vmcheck: $ntests tests, $nfail unexpected, $((SECONDS - t_start)) s in all"
