@@ -7,6 +7,8 @@
 #            (lockdep, atomic-sleep checks)
 #   v1       stock + kernel/v1 (the series as first mailed) + kernel/test-hooks,
 #            to show that the reproducers of v1's defects fail on it
+#   patch1   stock + the first patch of kernel/patches alone + kernel/test-hooks,
+#            to show which reproducers need the second (the range lock)
 #
 #   upstream        Debian's linux-source-6.12, unmodified: mainline's FIEMAP
 #   upstream-fixed  upstream + kernel/upstream (the mainline fix)
@@ -53,8 +55,8 @@ if [ "${1:-}" = --cached ]; then
 fi
 variant=${1:-}
 case $variant in
-stock|patched|debug|v1|upstream|upstream-fixed|upstream-debug) ;;
-*) die "usage: $prog [--cached] stock|patched|debug|v1|upstream|upstream-fixed|upstream-debug" ;;
+stock|patched|debug|v1|patch1|upstream|upstream-fixed|upstream-debug) ;;
+*) die "usage: $prog [--cached] stock|patched|debug|v1|patch1|upstream|upstream-fixed|upstream-debug" ;;
 esac
 
 cache=${SPARSECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sparsecp}
@@ -147,6 +149,7 @@ variant_patches() {
 	patched) list_series "$patchdir" ;;
 	debug) list_series "$patchdir"; list_series "$hookdir" ;;
 	v1) list_series "$v1dir"; list_series "$hookdir" ;;
+	patch1) list_series "$patchdir" | head -n 1; list_series "$hookdir" ;;
 	upstream-fixed|upstream-debug) list_series "$upstreamdir" ;;
 	esac
 }

@@ -19,10 +19,13 @@
  *   front  The start of the first item.  Buffered data at the start of a
  *          preallocated extent, FIEMAP from the middle of that extent.  The
  *          FIEMAP thread is named "fiemap-park", which makes a kernel with
- *          kernel/test-hooks stop it right after it has read a leaf; while
- *          it waits, the data is written back, committed and its pages
- *          reclaimed.  A kernel that locks only from fm_start reports the
- *          data in front of fm_start UNWRITTEN.  Without the hook: exit 77.
+ *          kernel/test-hooks stop it at the first item of its walk, after
+ *          it has locked what it locks and read the leaf; while it waits,
+ *          the data is written back, committed and its pages reclaimed.  A
+ *          kernel that locks only from fm_start (v1) reports the data in
+ *          front of fm_start UNWRITTEN; one that locks from the start of the
+ *          prealloc item makes the writeback wait.  Without the hook: exit
+ *          77.
  *
  * Exit status: 0 every repetition correct, 1 some repetition wrong, 2 setup
  * error, 77 the case cannot run on this kernel.
@@ -426,7 +429,7 @@ static int front_once(const char *dir, int rep, int timeout_s)
 		sleep_ms(10);
 	}
 
-	/* Parked after reading the leaf: settle the data in front of
+	/* Parked at the first item: settle the data in front of
 	 * fm_start.  A kernel that holds that range locked makes the
 	 * writeback wait: give up waiting after a while and let FIEMAP go. */
 	s.fd = fd;
@@ -441,7 +444,7 @@ static int front_once(const char *dir, int rep, int timeout_s)
 	pthread_join(settler, NULL);
 
 	if (verbose)
-		print_map("FIEMAP parked after reading the leaf", c.fm);
+		print_map("FIEMAP parked at the first item", c.fm);
 	for (unsigned i = 0; i < c.fm->fm_mapped_extents; i++) {
 		const struct fiemap_extent *e = &c.fm->fm_extents[i];
 

@@ -5,7 +5,7 @@
 #
 # Kernel command line parameters:
 #   vmtest.variant=VARIANT               what the expectations are: stock,
-#                                        patched, debug, v1 (6.1), upstream,
+#                                        patched, debug, v1, patch1 (6.1), upstream,
 #                                        upstream-fixed, upstream-debug (6.12)
 #   vmtest.reps=N                        fiemap-race repetitions per case
 #   vmtest.wreps=N                       fiemap-window repetitions per case
@@ -232,7 +232,8 @@ race_checks() {
 }
 
 # window_fixed CASE: does this variant close the fiemap-window CASE?
-# stock and v1 do not; kernel/patches (v2) closes all three.  Mainline
+# stock, v1 and patch1 (1/3 alone) do not; kernel/patches closes all
+# three.  Mainline
 # flushes again under the inode lock and looks for the last extent under
 # the range lock, which closes sync and last; front needs the delay hook,
 # which is not ported to 6.12, so there it is skipped.

@@ -7,7 +7,8 @@
 #   SPARSECP          static sparsecp binary to test (required)
 #   CC                compiler for the static guest programs (default gcc)
 #   VMCHECK_KERNELS   variants to run (default "stock patched debug"; "v1",
-#                     the series as first mailed, only when named)
+#                     the series as first mailed, and "patch1", its first
+#                     patch alone, only when named)
 #   VMCHECK_REPS      fiemap-race repetitions per case (default 20)
 #   VMCHECK_WREPS     fiemap-window repetitions per case (default 5)
 #   VMCHECK_FS        filesystems (default btrfs,btrfs-zstd,ext4,xfs,btrfs-holes)
@@ -220,9 +221,10 @@ boot_variant() {
 	local vfs=$fslist vreps=$reps vwreps=$wreps vscans=fiemap,seek,auto
 	# Lockdep makes the guest about three times slower: the debug kernel
 	# runs the FIEMAP scenarios on btrfs, where the patched code is, and
-	# fewer race repetitions.  v1 is there for its btrfs reproducers.
+	# fewer race repetitions.  v1 and patch1 are there for their btrfs
+	# reproducers.
 	case $v in
-	debug|v1|upstream-debug)
+	debug|v1|patch1|upstream-debug)
 		vfs=$(echo "$fslist" | tr , '\n' | grep '^btrfs' | paste -sd,)
 		vscans=fiemap
 		[ "$vreps" -gt 5 ] && vreps=5
@@ -433,7 +435,7 @@ main() {
 		echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
 	fi
 	rm -f "$work"/maps-*.txt
-	# fstests on every kernel built but the 6.1 debug and v1 ones and
+	# fstests on every kernel built but the 6.1 debug, v1 and patch1 ones and
 	# upstream-debug, whose code is patched's or upstream-fixed's: a boot
 	# each, in the background, beside the boots of the checks.
 	fstests_kernels="" fstests_pid=""
@@ -444,7 +446,7 @@ main() {
 	elif timed "fstests image" "$top/vmtest/fstests-image.sh" "$FSTESTS_SRC" \
 			"$work/fstests-root.base" 2> "$work/fstests-image.log"; then
 		for v in $kernels; do
-			case $v in debug|v1|upstream-debug) continue ;; esac
+			case $v in debug|v1|patch1|upstream-debug) continue ;; esac
 			[ -n "${bzimage[$v]:-}" ] && fstests_kernels="$fstests_kernels $v"
 		done
 		rm -f "$work"/fstests-*.txt "$work"/fstests-*.status
