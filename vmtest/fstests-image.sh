@@ -8,6 +8,9 @@
 #
 # The build is cached by the source's content under
 # $SPARSECP_CACHE/fstests/; the image is made without root (mke2fs -d).
+# IMAGE.id gets one line that changes whenever what the guest runs could:
+# the source, this script and the guest runner, kernel/upstream's tests,
+# and the versions of the Debian packages staged.
 # Prints "# stage" timing lines; exits 1 with a message on any failure.
 
 set -eu -o pipefail
@@ -130,4 +133,10 @@ rm -f "$image"
 truncate -s $((size * 2 + 256))M "$image"
 mkfs.ext4 -q -F -L fstests -d "$stage" "$image" ||
 	die "mkfs.ext4 -d cannot make the image"
+{
+	echo "source $id"
+	cat "$0" "$top/vmtest/fstests-guest.sh" "$top"/kernel/upstream/fstests/*/*
+	# shellcheck disable=SC2086 # a list of package names
+	dpkg-query -W -f='${Package} ${Version}\n' $packages
+} | sha256sum | cut -c1-32 > "$image.id"
 echo "# stage fstests image (${size} MiB): $((SECONDS - t)) s"

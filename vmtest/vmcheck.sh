@@ -20,6 +20,9 @@
 #   VMCHECK_FSTESTS   the fstests to run (default: the FIEMAP and SEEK_DATA
 #                     tests listed at fstests_default below)
 #   VMCHECK_FSTESTS_LIMIT  seconds after which one test is killed (600)
+#   VMCHECK_FSTESTS_FRESH  1: run fstests even where results of the same
+#                     kernel, fstests and guest are cached
+#   VMCHECK_FSTESTS_TIMEOUT  hard limit of an fstests boot in seconds (3600)
 #   VMCHECK_BOOTS     which boots to run per kernel: "checks fstests" (the
 #                     default), or one of them
 #   SPARSECP_CACHE, KSRC_DIR, KBUILD_DIR, KPATCH_DIR: see kernel/build-kernel.sh
@@ -53,6 +56,11 @@ generic/490 generic/539 generic/561 generic/742 btrfs/079 btrfs/341"
 fstests=$(echo ${VMCHECK_FSTESTS:-$fstests_default})
 fstests_limit=${VMCHECK_FSTESTS_LIMIT:-600}
 boots=${VMCHECK_BOOTS:-checks fstests}
+fstests_fresh=${VMCHECK_FSTESTS_FRESH:-0}
+# A boot runs every test, each up to the limit; beside another boot each
+# test takes about twice as long as alone (10 minutes a kernel alone).
+fstests_timeout=${VMCHECK_FSTESTS_TIMEOUT:-3600}
+fstests_cache=$cache/fstests-results
 CC=${CC:-gcc}
 
 die() { echo "Bail out! $prog: $*"; exit 2; }
@@ -332,6 +340,14 @@ fstests_base() {
 # are 4 GiB (sparse), as the btrfs of the checks.
 boot_fstests() {
 	local v=$1 r t=$SECONDS bd=$work/fstests disks=(results fst-test fst-scratch fst-root)
+	local key
+	key=$(fstests_key "$v")
+	if [ "$fstests_fresh" != 1 ] && [ -f "$fstests_cache/$key.txt" ]; then
+		cp "$fstests_cache/$key.txt" "$work/fstests-$v.txt"
+		echo "reused: $(cat "$fstests_cache/$key.when")" > "$work/fstests-$v.status"
+		echo "# stage fstests $v: the results of $(cat "$fstests_cache/$key.when") reused"
+		return
+	fi
 	mkdir -p "$bd"
 	rm -f "$bd"/*.img
 	truncate -s 1M "$bd/results.img"
@@ -342,7 +358,7 @@ boot_fstests() {
 		echo "cannot make the TEST_DEV image" > "$work/fstests-$v.status"
 		return
 	fi
-	run_qemu "$chosen_accel" "${bzimage[$v]}" "$boot_timeout" \
+	run_qemu "$chosen_accel" "${bzimage[$v]}" "$fstests_timeout" \
 		"vmtest.variant=$v vmtest.fstests=$(echo $fstests | tr ' ' ,) vmtest.fstests_limit=$fstests_limit"
 	r=$?
 	echo "# stage fstests $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
@@ -350,11 +366,27 @@ boot_fstests() {
 	results | sed -n 's/^# fstests //p' > "$work/fstests-$v.txt"
 	if results | grep -q '^# vmtest-end'; then
 		echo finished > "$work/fstests-$v.status"
+		mkdir -p "$fstests_cache"
+		cp "$work/fstests-$v.txt" "$fstests_cache/$key.txt"
+		echo "$(date -u '+%Y-%m-%d %H:%M') UTC ($((SECONDS - t)) s)" > "$fstests_cache/$key.when"
 	else
 		echo "qemu exit $r, no end marker" > "$work/fstests-$v.status"
 		show_console "fstests $v" 60
 	fi
 	rm -f "$bd"/*.img
+}
+
+# fstests_key VARIANT: what fstests' results on this kernel depend on:
+# the kernel image, what the guest runs (fstests-image.sh's id, the
+# guest's init) and which tests, with what limit.  sparsecp is not among
+# it: fstests do not run it.  Results with the same key are reused, since
+# running them again costs some ten minutes a kernel under TCG.
+fstests_key() {
+	{
+		sha256sum < "${bzimage[$1]}"
+		cat "$work/fstests-root.base.id" "$top/vmtest/guest-init.sh"
+		echo "$fstests" "$fstests_limit"
+	} | sha256sum | cut -c1-32
 }
 
 # fstests_boots: boot_fstests for each kernel of $fstests_kernels, one after
@@ -381,6 +413,8 @@ fstests_report() {
 		status=$(cat "$work/fstests-$v.status" 2> /dev/null)
 		if [ "$status" = finished ]; then
 			tap_out ok "$v: fstests guest finished ($(wc -l < "$work/fstests-$v.txt") tests)"
+		elif [ "${status#reused: }" != "$status" ]; then
+			tap_out ok "$v: fstests results of this kernel and guest, run ${status#reused: }, reused ($(wc -l < "$work/fstests-$v.txt") tests)"
 		else
 			tap_out "not ok" "$v: fstests guest finished (${status:-no status})"
 		fi
