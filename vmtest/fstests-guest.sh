@@ -53,9 +53,11 @@ for t in "$@"; do
 	else
 		echo "fstests $t fail $secs $(grep -v '^$' /tmp/check.out | tail -n 3 | oneline)"
 	fi
-	# the whole of it, for the console log
-	sed "s|^|fstests-out $t: |" /tmp/check.out
-	[ -n "$base" ] && [ -f "$base.full" ] && tail -n 20 "$base.full" | sed "s|^|fstests-full $t: |"
-	[ -n "$base" ] && [ -f "$base.dmesg" ] && head -n 40 "$base.dmesg" | sed "s|^|fstests-dmesg $t: |"
+	# The whole of it, for the console log, each line ended (a .full
+	# may not end in a newline, which would swallow the next result).
+	prefix() { awk -v p="$1" '{ print p $0 }'; }
+	prefix "fstests-out $t: " < /tmp/check.out
+	[ -n "$base" ] && [ -f "$base.full" ] && tail -n 20 "$base.full" | prefix "fstests-full $t: "
+	[ -n "$base" ] && [ -f "$base.dmesg" ] && head -n 40 "$base.dmesg" | prefix "fstests-dmesg $t: "
 done
 exit 0
