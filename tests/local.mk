@@ -60,6 +60,7 @@ shell_tests = \
   tests/faults.sh \
   tests/bad-input.sh \
   tests/stress.sh \
+  tests/stress-check.sh \
   tests/reflink.sh \
   tests/progress.sh \
   tests/stats.sh \

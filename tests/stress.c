@@ -2,6 +2,7 @@
 
    Usage: stress write FILE SECONDS [mmap]
           stress check FILE
+          stress forge FILE GEN DONE [part [INDEX]]
 
    'write' makes FILE go through generations 1, 2, ... for SECONDS.
    Generation G has its own size and its own pattern of data blocks and
@@ -15,8 +16,10 @@
    The states FILE goes through are therefore known: generation G-1
    complete, then the steps of G done one by one.  'check' exits 0 when
    FILE is exactly one of these states (its size, every block and every
-   hole), 1 otherwise, saying what is wrong.  A copy that mixes bytes
-   from different moments, or a block written half, never passes.  */
+   hole), 1 otherwise, saying what is wrong.  A copy that mixes blocks
+   from different moments never passes.  The one block a state can have
+   half-written is the one the writer is at (see is_part_written): 'check'
+   says so on standard output.  */
 
 #include <config.h>
 
@@ -202,8 +205,30 @@ gen_block (unsigned char *buf, uint64_t gen, size_t i)
 
 static unsigned char copy[MAX_BLOCKS][BLOCK];
 
+/* Whether GOT is block I part-written: each byte as generation GEN
+   leaves it or as GEN - 1 did.  A store into a page, by memcpy through
+   the mapping or by pwrite's copy from user space, is not atomic for a
+   reader: a writer stopped in the middle of one (preempted, or waiting
+   in a page fault) leaves the file in such a state for as long as it is
+   stopped, and a copy, or --verify's reading again, can see it.  */
+static bool
+is_part_written (unsigned char const *got, uint64_t gen, size_t i)
+{
+  unsigned char new[BLOCK], old[BLOCK];
+  gen_block (new, gen, i);
+  gen_block (old, gen - 1, i);
+  for (size_t k = 0; k < BLOCK; k++)
+    if (got[k] != new[k] && got[k] != old[k])
+      return false;
+  return true;
+}
+
+/* The block found part-written by is_state_of, or SIZE_MAX.  */
+static size_t part_written = SIZE_MAX;
+
 /* Whether the N blocks in COPY are a state of the writer part way
-   through generation GEN: some first steps done, the others not.  */
+   through generation GEN: some first steps done, the others not, and
+   the step between them, if any, done part way.  */
 static bool
 is_state_of (uint64_t gen, size_t n)
 {
@@ -228,6 +253,13 @@ is_state_of (uint64_t gen, size_t n)
       if (memcmp (copy[i], want, BLOCK) != 0)
         break;
       todo--;
+    }
+  if (todo == done + 1
+      && is_part_written (copy[gen_block_at (gen, done)], gen,
+                          gen_block_at (gen, done)))
+    {
+      part_written = gen_block_at (gen, done);
+      return true;
     }
   return todo <= done;
 }
@@ -263,10 +295,48 @@ checker (void)
   /* The newest stamp is from the generation being written, or from the
      last one complete, with the next one only resized so far.  */
   if (is_state_of (newest, n) || is_state_of (newest + 1, n))
-    return 0;
+    {
+      if (part_written != SIZE_MAX)
+        printf ("stress: %s is a state of the source with block %zu"
+                " part-written\n", file, part_written);
+      return 0;
+    }
   fprintf (stderr, "stress: %s is no state of the source: %zu blocks,"
            " newest stamp %" PRIu64 "\n", file, n, newest);
   return 1;
+}
+
+/* Write FILE as the state of generation GEN with its first DONE steps
+   done and, when PART is set, step DONE's block (at index AT, or at its
+   own index when AT is SIZE_MAX) half as GEN makes it, half as GEN - 1
+   left it: the states tests/stress-check.sh shows 'check' right and
+   wrong ones of.  */
+static int
+forge (uint64_t gen, size_t done, bool part, size_t at)
+{
+  size_t n = gen_blocks (gen);
+  unsigned char buf[BLOCK], old[BLOCK];
+  FILE *f = fopen (file, "w");
+  if (!f || gen == 0 || done >= n)
+    die ("cannot forge");
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t k = 0;
+      while (gen_block_at (gen, k) != i)
+        k++;
+      gen_block (buf, k < done ? gen : gen - 1, i);
+      if (part && i == (at == SIZE_MAX ? gen_block_at (gen, done) : at))
+        {
+          gen_block (buf, gen, i);
+          gen_block (old, gen - 1, i);
+          memcpy (buf + BLOCK / 2, old + BLOCK / 2, BLOCK / 2);
+        }
+      if (fwrite (buf, BLOCK, 1, f) != 1)
+        die ("cannot write");
+    }
+  if (fclose (f) != 0)
+    die ("cannot close");
+  return 0;
 }
 
 int
@@ -283,6 +353,13 @@ main (int argc, char **argv)
       file = argv[2];
       return checker ();
     }
-  fprintf (stderr, "usage: stress write FILE SECONDS [mmap] | stress check FILE\n");
+  if ((argc == 5 || argc == 6 || argc == 7) && strcmp (argv[1], "forge") == 0)
+    {
+      file = argv[2];
+      return forge (strtoull (argv[3], NULL, 10), strtoul (argv[4], NULL, 10),
+                    argc >= 6, argc == 7 ? strtoul (argv[6], NULL, 10) : SIZE_MAX);
+    }
+  fprintf (stderr, "usage: stress write FILE SECONDS [mmap] | stress check FILE\n"
+           "       | stress forge FILE GEN DONE [part [INDEX]]\n");
   return 99;
 }
