@@ -12,66 +12,13 @@
 #   vmtest.fs=btrfs,btrfs-zstd,ext4,xfs,btrfs-holes  filesystems to run
 #   vmtest.scans=fiemap,seek,auto        sparsecp --scan methods to run
 #   vmtest.probe=1                       only report that the guest booted
-#   vmtest.fstests=TEST,TEST,...          run only these fstests (see below)
-#   vmtest.fstests_limit=SECONDS          kill a test after this long
+#   vmtest.fstests=TEST,TEST,...          the fstests of fstests-init.sh
+#   vmtest.fstests_limit=SECONDS          kill each of them after this long
 #
 # Disks: vda results, vdb btrfs, vdc ext4, vdd xfs, vde btrfs made with
 # explicit hole items (mkfs.btrfs -O ^no-holes), for fiemap-restart only.
-# With vmtest.fstests: vda results, vdb fstests' TEST_DEV (btrfs), vdc its
-# SCRATCH_DEV, vdd the root of vmtest/fstests-image.sh.
 
-/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt
-/bin/busybox mount -t proc proc /proc
-/bin/busybox mount -t sysfs sys /sys
-/bin/busybox mount -t devtmpfs dev /dev
-/bin/busybox --install -s /bin
-mount -t tmpfs -o size=256m tmp /tmp
-exec </dev/console >/dev/console 2>&1
-export PATH=/bin
-
-variant=stock reps=20 wreps=5 fslist=btrfs,btrfs-zstd,ext4,xfs,btrfs-holes probe=0
-fstests="" fstests_limit=600
-scans=fiemap,seek,auto
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	vmtest.variant=*) variant=${arg#*=} ;;
-	vmtest.reps=*) reps=${arg#*=} ;;
-	vmtest.wreps=*) wreps=${arg#*=} ;;
-	vmtest.fs=*) fslist=${arg#*=} ;;
-	vmtest.scans=*) scans=${arg#*=} ;;
-	vmtest.probe=*) probe=${arg#*=} ;;
-	vmtest.fstests=*) fstests=${arg#*=} ;;
-	vmtest.fstests_limit=*) fstests_limit=${arg#*=} ;;
-	esac
-done
-
-results=/tmp/results
-: > $results
-
-# publish: copy the results so far to the results disk, with END when final.
-publish() {
-	{ cat $results; [ "${1:-}" = final ] && echo "# vmtest-end"; } > /tmp/results.out
-	dd if=/tmp/results.out of=/dev/vda bs=64k conv=fsync 2>/dev/null
-}
-
-# tap RESULT DESCRIPTION [DIRECTIVE]: one test result line.
-tap() {
-	line="$1 - $variant/$2${3:+ # $3}"
-	echo "$line" >> $results
-	echo "vmtest: $line"
-}
-
-note() {
-	echo "# $*" >> $results
-	echo "vmtest: # $*"
-}
-
-finish() {
-	publish final
-	sync
-	poweroff -f
-	sleep 10
-}
+. /guest-lib.sh
 
 if [ "$probe" = 1 ]; then
 	note "probe: guest booted"
@@ -80,30 +27,6 @@ fi
 
 note "kernel $(uname -r), variant $variant, $(nproc) cpus"
 
-# run_fstests: fstests in the chroot of the fstests image, one "# fstests"
-# line per test in the results, the rest on the console.
-run_fstests() {
-	local r=/fst
-	mkdir -p $r
-	if ! mount -t ext4 /dev/vdd $r; then
-		note "fstests: cannot mount the fstests image"
-		finish
-	fi
-	mount -t proc proc $r/proc
-	mount -t sysfs sys $r/sys
-	mount -t devtmpfs dev $r/dev
-	mount -t tmpfs -o size=256m tmp $r/tmp
-	chroot $r /fstests-guest.sh btrfs "$fstests_limit" $(echo "$fstests" | tr , ' ') |
-		while IFS= read -r line; do
-			echo "$line"
-			case $line in
-			"fstests "*) note "$line"; publish ;;
-			esac
-		done
-	umount $r/tmp $r/dev $r/sys $r/proc $r
-	finish
-}
-[ -n "$fstests" ] && run_fstests
 # Keep written data dirty (delalloc) until a test asks for it.
 echo 360000 > /proc/sys/vm/dirty_expire_centisecs
 echo 0 > /proc/sys/vm/dirty_writeback_centisecs

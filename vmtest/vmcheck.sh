@@ -143,7 +143,9 @@ build_initramfs() {
 	ln -s busybox "$root/bin/sh"
 	cp "$SPARSECP" "$root/bin/sparsecp"
 	cp "$top/vmtest/guest-init.sh" "$root/init"
-	chmod 755 "$root/init"
+	cp "$top/vmtest/fstests-init.sh" "$root/fstests-init"
+	cp "$top/vmtest/guest-lib.sh" "$root/guest-lib.sh"
+	chmod 755 "$root/init" "$root/fstests-init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz"
 }
 
@@ -359,7 +361,7 @@ boot_fstests() {
 		return
 	fi
 	run_qemu "$chosen_accel" "${bzimage[$v]}" "$fstests_timeout" \
-		"vmtest.variant=$v vmtest.fstests=$(echo $fstests | tr ' ' ,) vmtest.fstests_limit=$fstests_limit"
+		"rdinit=/fstests-init vmtest.variant=$v vmtest.fstests=$(echo $fstests | tr ' ' ,) vmtest.fstests_limit=$fstests_limit"
 	r=$?
 	echo "# stage fstests $v ($chosen_accel): $((SECONDS - t)) s (qemu exit $r)"
 	cp "$bd/console.log" "$work/console-fstests-$v.log"
@@ -378,13 +380,15 @@ boot_fstests() {
 
 # fstests_key VARIANT: what fstests' results on this kernel depend on:
 # the kernel image, what the guest runs (fstests-image.sh's id, the
-# guest's init) and which tests, with what limit.  sparsecp is not among
-# it: fstests do not run it.  Results with the same key are reused, since
+# guest's fstests init) and which tests, with what limit.  sparsecp and
+# the checks' guest-init.sh are not among it: an fstests boot runs
+# neither.  Results with the same key are reused, since
 # running them again costs some ten minutes a kernel under TCG.
 fstests_key() {
 	{
 		sha256sum < "${bzimage[$1]}"
-		cat "$work/fstests-root.base.id" "$top/vmtest/guest-init.sh"
+		cat "$work/fstests-root.base.id" "$top/vmtest/guest-lib.sh" \
+			"$top/vmtest/fstests-init.sh"
 		echo "$fstests" "$fstests_limit"
 	} | sha256sum | cut -c1-32
 }
@@ -469,9 +473,9 @@ main() {
 		echo "# accelerator: $chosen_accel (probe $((SECONDS - t)) s)"
 	fi
 	rm -f "$work"/maps-*.txt
-	# fstests on every kernel built but the 6.1 debug, v1 and patch1 ones and
-	# upstream-debug, whose code is patched's or upstream-fixed's: a boot
-	# each, in the background, beside the boots of the checks.
+	# fstests on every kernel built, debug ones too (fstests fails a test
+	# whose dmesg has a lockdep splat or a failed assertion): a boot each,
+	# in the background, beside the boots of the checks.
 	fstests_kernels="" fstests_pid=""
 	if [ "${boots#*fstests}" = "$boots" ]; then
 		:
@@ -480,7 +484,6 @@ main() {
 	elif timed "fstests image" "$top/vmtest/fstests-image.sh" "$FSTESTS_SRC" \
 			"$work/fstests-root.base" 2> "$work/fstests-image.log"; then
 		for v in $kernels; do
-			case $v in debug|v1|patch1|upstream-debug) continue ;; esac
 			[ -n "${bzimage[$v]:-}" ] && fstests_kernels="$fstests_kernels $v"
 		done
 		rm -f "$work"/fstests-*.txt "$work"/fstests-*.status
