@@ -1,7 +1,8 @@
-/* fiemap-window -- reproducers for three windows in btrfs FIEMAP that the
- * first version of kernel/patches (kernel/v1) leaves open.
+/* fiemap-window -- reproducers for four windows in btrfs FIEMAP that the
+ * first version of kernel/patches (kernel/v1), or its 1/3 alone, leaves
+ * open.
  *
- * Usage: fiemap-window [-n REPS] [-t SECONDS] [-v] sync|last|front DIR
+ * Usage: fiemap-window [-n REPS] [-t SECONDS] [-v] sync|last|front|resume DIR
  *
  *   sync   FIEMAP_FLAG_SYNC under a concurrent write.  A writer takes the
  *          inode lock and parks in the fault on its source buffer (a
@@ -26,6 +27,16 @@
  *          front of fm_start UNWRITTEN; one that locks from the start of the
  *          prealloc item makes the writeback wait.  Without the hook: exit
  *          77.
+ *   resume The start of the second pass.  100 committed extents, then a
+ *          preallocated extent with buffered blocks all along it: more than
+ *          the 128 extents a kernel with kernel/patches 1/3 buffers before
+ *          it stops the walk and copies them out.  The FIEMAP thread parks
+ *          in that copy-out (fm_extents on a userfaultfd page), takes the
+ *          hook's name there, and so is stopped at the first item of the
+ *          second pass, which resumes inside the preallocated extent;
+ *          meanwhile the extent's data is settled as in front.  1/3 alone
+ *          reports the data past the resume point UNWRITTEN; with 2/3 the
+ *          range the second pass walks is locked.  Without the hook: 77.
  *
  * Exit status: 0 every repetition correct, 1 some repetition wrong, 2 setup
  * error, 77 the case cannot run on this kernel.
@@ -468,10 +479,146 @@ static int front_once(const char *dir, int rep, int timeout_s)
 	return status;
 }
 
+/* ---- resume -------------------------------------------------------------- */
+
+/* RESUME_COUNT committed 4 KiB extents, then a preallocated extent with a
+ * buffered 4 KiB block every RESUME_STRIDE: more extents than the kernel
+ * buffers at once (128), so the walk is stopped, copied out, and resumed
+ * from inside the preallocated extent. */
+#define RESUME_COUNT   100
+#define RESUME_P_OFF   (2 * MiB)
+#define RESUME_P_LEN   (2 * MiB)
+#define RESUME_STRIDE  (32 * KiB)
+#define RESUME_BLOCKS  (RESUME_P_LEN / RESUME_STRIDE)
+#define RESUME_SIZE    (20 * MiB)   /* > 16 MiB: reclaim drops extent maps */
+
+/* run_settle_p: as run_settle, for the whole preallocated extent. */
+static void *run_settle_p(void *arg)
+{
+	struct settle *s = arg;
+
+	if (sync_file_range(s->fd, RESUME_P_OFF, RESUME_P_LEN,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			    SYNC_FILE_RANGE_WAIT_AFTER) != 0)
+		setup_error("sync_file_range");
+	if (syncfs(s->fd) != 0)
+		setup_error("syncfs");
+	reclaim_range(s->fd, RESUME_P_OFF, RESUME_P_LEN);
+	s->done = true;
+	return NULL;
+}
+
+/* rename_task: set the name of thread TID of this process. */
+static void rename_task(pid_t tid, const char *name)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
+	f = fopen(path, "w");
+	if (!f || fputs(name, f) == EOF || fclose(f) != 0)
+		setup_error("cannot rename thread %d", (int)tid);
+}
+
+static int resume_once(const char *dir, int rep, int timeout_s)
+{
+	char path[4096], reason[200] = "";
+	int fd, uffd, status = ST_OK, waited;
+	pthread_t mapper, settler;
+	struct settle s;
+	struct call c;
+
+	fd = create(dir, "resume", rep, path, sizeof(path));
+	for (int i = 0; i < RESUME_COUNT; i++)
+		fill_range(fd, i * 16 * KiB, 4 * KiB, 'A');
+	fill_range(fd, RESUME_SIZE - 64 * KiB, 64 * KiB, 'C');
+	if (fallocate(fd, 0, RESUME_P_OFF, RESUME_P_LEN) != 0)
+		setup_error("fallocate");
+	commit(fd);
+	for (int i = 0; i < RESUME_BLOCKS; i++)   /* buffered only */
+		fill_range(fd, RESUME_P_OFF + i * RESUME_STRIDE, 4 * KiB, 'H');
+
+	/* The first pass must not stop at the hook: the thread takes the hook's
+	 * name only while it is parked in the first copy-out, between passes. */
+	c.fd = fd;
+	c.name = "fiemap-walk";
+	c.fm = new_map(0, FIEMAP_MAX_OFFSET, 0, &uffd);
+	start_fiemap(&c, &mapper);
+	wait_fault(uffd, timeout_s, "FIEMAP");
+	rename_task(c.tid, "fiemap-park");
+	resolve_fault(uffd, c.fm->fm_extents);
+	for (waited = 0; !task_named(c.tid, "fiemap-parked"); waited += 10) {
+		if (c.done) {
+			join_fiemap(&c, mapper);
+			printf("%s: resume: this kernel has no vmcheck delay hook\n", prog);
+			free_map(c.fm);
+			close(uffd);
+			close(fd);
+			unlink(path);
+			return ST_SKIP;
+		}
+		if (waited > timeout_s * 1000) {
+			errno = ETIMEDOUT;
+			setup_error("FIEMAP neither parked nor finished");
+		}
+		sleep_ms(10);
+	}
+
+	/* Parked at the first item of the second pass: settle all the data
+	 * in the preallocated extent, as front does. */
+	s.fd = fd;
+	s.done = false;
+	if (pthread_create(&settler, NULL, run_settle_p, &s) != 0)
+		setup_error("pthread_create");
+	for (waited = 0; !s.done && waited < 10000; waited += 10)
+		sleep_ms(10);
+	if (syscall(SYS_tgkill, getpid(), c.tid, SIGUSR1) != 0)
+		setup_error("tgkill");
+	join_fiemap(&c, mapper);
+	pthread_join(settler, NULL);
+
+	if (verbose)
+		print_map("FIEMAP parked at the first item of its second pass", c.fm);
+	if (c.fm->fm_mapped_extents <= 128) {
+		snprintf(reason, sizeof(reason),
+			 "%u extents: no second pass to test", c.fm->fm_mapped_extents);
+		status = ST_WRONG;
+	}
+	for (int b = 0; b < RESUME_BLOCKS && status == ST_OK; b++) {
+		uint64_t off = RESUME_P_OFF + (uint64_t)b * RESUME_STRIDE;
+
+		status = check_range(c.fm, off, 4 * KiB, reason, sizeof(reason));
+		for (unsigned i = 0; i < c.fm->fm_mapped_extents && status == ST_OK; i++) {
+			const struct fiemap_extent *e = &c.fm->fm_extents[i];
+
+			if (e->fe_logical < off + 4 * KiB &&
+			    e->fe_logical + e->fe_length > off &&
+			    (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)) {
+				snprintf(reason, sizeof(reason),
+					 "written data at %llu in [%llu, +%llu), reported UNWRITTEN",
+					 (unsigned long long)off,
+					 (unsigned long long)e->fe_logical,
+					 (unsigned long long)e->fe_length);
+				status = ST_WRONG;
+			}
+		}
+	}
+	printf("%s: resume rep %d: %s%s (%u extents)%s\n", prog, rep,
+	       status == ST_OK ? "map correct" : "WRONG: ", reason,
+	       c.fm->fm_mapped_extents,
+	       waited >= 10000 ? " (writeback waited for FIEMAP)" : "");
+
+	free_map(c.fm);
+	close(uffd);
+	close(fd);
+	unlink(path);
+	return status;
+}
+
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"Usage: %s [-n REPS] [-t SECONDS] [-v] sync|last|front DIR\n"
+		"Usage: %s [-n REPS] [-t SECONDS] [-v] sync|last|front|resume DIR\n"
 		"Exit 0: correct, 1: wrong map, 2: setup error, 77: cannot run here.\n",
 		prog);
 	exit(status);
@@ -504,6 +651,8 @@ int main(int argc, char **argv)
 		once = last_once;
 	else if (strcmp(which, "front") == 0)
 		once = front_once;
+	else if (strcmp(which, "resume") == 0)
+		once = resume_once;
 	else
 		usage(ST_SETUP);
 	setvbuf(stdout, NULL, _IOLBF, 0);
