@@ -1,6 +1,7 @@
 #!/bin/sh
 # A 1 TiB file with no data copies in no time and stays a hole, and a
-# file of 100,000 extents is mapped in batches and copied exactly.
+# file of 100,000 extents is copied exactly, by the method asked for,
+# which finds every extent (the --debug line says so).
 . "${abs_top_srcdir:-.}/tests/init.sh"
 
 mkholes huge 1T 2>/dev/null || skip_ "cannot make a 1 TiB file here"
@@ -21,6 +22,13 @@ for scan in $scans; do
   sparsecp --debug --scan=$scan frag frag.$scan 2>err \
     || fail_ "--scan=$scan frag failed"
   check_copy frag frag.$scan 100000
+  case $scan in
+    read) want="scan=read extents=1 data=819200000 holes=0 .* read_write=409600000";;
+    auto) want="scan=\(fiemap\|seek\) extents=100000 data=409600000 holes=409600000";;
+    *) want="scan=$scan extents=100000 data=409600000 holes=409600000";;
+  esac
+  grep "'frag' -> 'frag.$scan': $want" err >/dev/null \
+    || fail_ "--scan=$scan frag: the --debug line is not '$want': $(cat err)"
   rm -f frag.$scan
 done
 Exit $fail

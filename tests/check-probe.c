@@ -1,0 +1,24 @@
+/* What the filesystem of the current directory can show the unit tests.  */
+#include <config.h>
+
+#include "check-probe.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+bool
+probe_holes (void)
+{
+  char name[] = "check-probe.XXXXXX", buf[4096] = { 'x' };
+  int fd = mkstemp (name);
+  if (fd < 0)
+    return false;
+  unlink (name);
+  bool ok = (pwrite (fd, buf, sizeof buf, 0) == sizeof buf
+             && pwrite (fd, buf, sizeof buf, 65536) == sizeof buf
+             && ftruncate (fd, 131072) == 0 && fdatasync (fd) == 0
+             && lseek (fd, 4096, SEEK_DATA) == 65536);
+  close (fd);
+  return ok;
+}
