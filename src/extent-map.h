@@ -100,7 +100,7 @@ struct extent_map
    costs the kernel a zeroed page-cache page for each of its blocks:
    copying 1,000,000 extents of 4 KiB, just written, took 22 s when the
    holes were read and 16-18 s when they were confirmed, against 22 s
-   for cp (issue 23).  So the small holes are read only when a sample of
+   for cp.  So the small holes are read only when a sample of
    them is found cached.  */
 enum { MAP_READ_GAP_MAX = 8 * 1024 };
 

@@ -92,9 +92,10 @@ _Static_assert (MAP_READ_GAP_MAX + 64 * 1024 <= GAP_MAP_SPAN,
    resident.  mincore () sees the page cache only of a file the process
    owns or may write; of others it reports nothing resident, and the
    holes are confirmed, which is as safe.  When it cannot tell, the holes
-   are read, as they always were.  *JUDGED is set when the answer stands
-   for the rest of the file: some hole was sampled, or mincore () cannot
-   tell.  */
+   are read, which finds any data in them too, at the cost of a page of
+   zeros for each block not cached.  *JUDGED is set when the answer
+   stands for the rest of the file: some hole was sampled, or mincore ()
+   cannot tell.  */
 static bool
 small_gaps_cached (int fd, struct extent_map const *m, bool *judged)
 {

@@ -195,7 +195,8 @@ temp_commit_new (char const *temp, char const *dst)
 {
   /* RENAME_NOREPLACE where the file system has it; else a hard link,
      which never replaces either (NFS has one but not the other).  Only
-     where neither exists is the rename plain, as before.  */
+     where neither exists is the rename plain, which may replace a file
+     made meanwhile.  */
   if (renameat2 (AT_FDCWD, temp, AT_FDCWD, dst, RENAME_NOREPLACE) != 0)
     {
       if (errno != EINVAL && errno != ENOSYS)
