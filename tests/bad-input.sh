@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bad input that basic.sh leaves out: unreadable sources, read-only
+# Bad input: unreadable sources, read-only
 # destination directories, very long paths, names that are not text.
 . "${abs_top_srcdir:-.}/tests/init.sh"
 

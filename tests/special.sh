@@ -23,14 +23,4 @@ fi
 mkholes src 1M d:0:4K d:512K:4K || framework_failure_ mkholes
 sparsecp src /dev/null || fail_ "copying to /dev/null failed"
 
-# Names with newlines and invalid UTF-8 are copied and quoted in errors.
-nl='
-'
-sparsecp src "a${nl}b" || fail_ "a name with a newline failed"
-cmp src "a${nl}b" || fail_ "a name with a newline differs"
-bad=$(printf 'x\377y')
-sparsecp src "$bad" || fail_ "a name with invalid UTF-8 failed"
-cmp src "$bad" || fail_ "a name with invalid UTF-8 differs"
-expect_fail 1 "cannot stat 'no'\$'\\n''such'" sparsecp "no${nl}such" dst
-
 Exit $fail
