@@ -52,7 +52,11 @@ shell_tests = \
   tests/prealloc.sh \
   tests/sparse-modes.sh \
   tests/special.sh \
-  tests/new-dest.sh \
+  tests/new-dest-signal.sh \
+  tests/new-dest-link.sh \
+  tests/new-dest-replace.sh \
+  tests/new-dest-race.sh \
+  tests/new-dest-mode.sh \
   tests/tmpfs.sh \
   tests/big.sh \
   tests/memory.sh \
@@ -84,7 +88,7 @@ AM_TESTS_ENVIRONMENT = \
   PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)$(abs_top_builddir)/tests$(PATH_SEPARATOR)'"$$PATH"; \
   export PATH; CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
-EXTRA_DIST += $(shell_tests) tests/init.sh tests/faults.tab \
+EXTRA_DIST += $(shell_tests) tests/init.sh tests/new-dest-init.sh tests/faults.tab \
   tests/compat-init.sh
 
 
