@@ -11,6 +11,7 @@
 
 #include "copy-data.h"
 #include "dst-dir.h"
+#include "dst-file.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
@@ -242,50 +243,6 @@ try_clone (struct copier *c, struct copy_options const *x)
   return COPY_FAILED;
 }
 
-/* Where the bytes for DST, a symlink reached as PATH, really go: the
-   file it points to, as cp writes through symlinks.  Return NULL after
-   reporting an error.  */
-static char *
-resolve_target (char const *dst, char const *path)
-{
-  char *real = realpath (path, NULL);
-  if (real || errno != ENOENT)
-    {
-      if (!real)
-        error (0, errno, "cannot resolve %s", quoteaf (dst));
-      return real;
-    }
-  /* POSIX asks cp to create the file a dangling symlink names; cp does
-     only then, and GNU cp otherwise refuses as a likely mistake.  */
-  if (!getenv ("POSIXLY_CORRECT"))
-    {
-      error (0, 0, "not writing through dangling symlink %s", quoteaf (dst));
-      return NULL;
-    }
-  real = canonicalize_filename_mode (path, CAN_ALL_BUT_LAST);
-  if (!real)
-    error (0, errno, "cannot create regular file %s", quoteaf (dst));
-  return real;
-}
-
-/* Hold open the directory of TARGET, a file reached by following a
-   symlink DST, in *DIRFD, and return a name for TARGET through it (see
-   dst-dir.h), freeing TARGET: the temporary file and the rename that
-   replaces TARGET then happen in one directory, even if its path
-   changes meanwhile.  */
-static char *
-hold_target_dir (char *target, int *dirfd)
-{
-  char *dir = dir_name (target);
-  *dirfd = dst_dir_open (dir, true);
-  free (dir);
-  if (*dirfd < 0)
-    return target;      /* creating the temporary file will say why */
-  char *held = dst_dir_name (*dirfd, last_component (target), target);
-  free (target);
-  return held;
-}
-
 /* For --debug: say how the source was copied into its SIZE bytes: with
    map M, or by reading it to the end when M is null.  */
 static void
@@ -457,151 +414,98 @@ set_dst_attributes (int fd, char const *temp, char const *dst,
   return set_attributes (&t, src, src_fd, src_st, mode, x);
 }
 
+/* Open SRC for reading, as the file *SRC_ST the caller found, and put
+   its status in *ST.  Return the descriptor, or -1 after reporting why:
+   SRC cannot be opened, or is another file than the one found.  */
+static int
+open_source (char const *src, struct stat const *src_st, struct stat *st)
+{
+  int fd = open (src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    {
+      error (0, errno, "cannot open %s for reading", quoteaf (src));
+      return -1;
+    }
+  if (fstat (fd, st) != 0)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (src));
+      close (fd);
+      return -1;
+    }
+  /* Swapped for a symlink to another file since the walk saw it: what
+     open found is not what the user asked to copy.  A symlink the walk
+     saw and did not follow is never copied here.  */
+  if (!SAME_INODE (*st, *src_st))
+    {
+      error (0, 0, "skipping file %s, as it was replaced while being copied",
+             quoteaf (src));
+      close (fd);
+      return -1;
+    }
+  if (S_ISREG (st->st_mode))
+    ignore_value (posix_fadvise (fd, 0, 0, POSIX_FADV_SEQUENTIAL));
+  return fd;
+}
+
+/* The mode to create a new file for DST, as *D says it is, with: a new
+   DST's mode, or u+rw for one whose mode is set once it is complete.  A
+   mode to set then is put in *FINAL_MODE, else (mode_t) -1.  */
+static mode_t
+create_mode (struct stat const *sst, struct dst_state const *d,
+             struct copy_options const *x, mode_t *final_mode)
+{
+  *final_mode = (mode_t) -1;
+  bool new_mode = (!(d->exists && !d->as_new) && !x->preserve.mode);
+  mode_t mode = new_mode ? new_file_mode (sst, x) : S_IRUSR | S_IWUSR;
+  /* Linux lets only a writer set a file's extended attributes: keep u+w
+     until they are set, as cp does.  */
+  if (new_mode && x->preserve.xattr && geteuid () != 0
+      && !(mode & S_IWUSR))
+    {
+      *final_mode = mode & ~x->umask;
+      mode |= S_IWUSR;
+    }
+  return mode;
+}
+
 bool
 copy_file (char const *src, struct stat const *src_st, char const *dst,
            struct dst_state const *d, struct copy_options const *x)
 {
   struct stat sst;
-  bool ok = false;
-
-  int src_fd = open (src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  int src_fd = open_source (src, src_st, &sst);
   if (src_fd < 0)
-    {
-      error (0, errno, "cannot open %s for reading", quoteaf (src));
-      return false;
-    }
-  if (fstat (src_fd, &sst) != 0)
-    {
-      error (0, errno, "cannot stat %s", quoteaf (src));
-      close (src_fd);
-      return false;
-    }
-  /* Swapped for a symlink to another file since the walk saw it: what
-     open found is not what the user asked to copy.  A symlink the walk
-     saw and did not follow is never copied here.  */
-  if (!SAME_INODE (sst, *src_st))
-    {
-      error (0, 0, "skipping file %s, as it was replaced while being copied",
-             quoteaf (src));
-      close (src_fd);
-      return false;
-    }
-  if (S_ISREG (sst.st_mode))
-    ignore_value (posix_fadvise (src_fd, 0, 0, POSIX_FADV_SEQUENTIAL));
+    return false;
 
-  /* A device or FIFO cannot be replaced by rename: write into it.  */
-  bool in_place = d->exists && !S_ISREG (d->st.st_mode);
-  char *target = NULL, *temp = NULL;
-  bool anon = false;    /* DST is made without a name till done */
-  char anon_name[PROC_FD_NAME_SIZE];
-  int at_dir = AT_FDCWD;        /* where a new DST is named, and its name */
-  char const *at_name = NULL;
-  int target_dir = -1;
-  mode_t final_mode = (mode_t) -1;   /* set once the copy is complete */
-  int dst_fd;
-  if (in_place)
+  mode_t final_mode;
+  mode_t mode = create_mode (&sst, d, x, &final_mode);
+  struct dst_file f;
+  if (!dst_file_open (&f, dst, d, mode))
     {
-      dst_fd = open (d->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-      if (dst_fd < 0)
-        error (0, errno, "cannot open %s for writing", quoteaf (dst));
+      close (src_fd);
+      return false;
     }
-  else
-    {
-      /* Only a new file's mode can be given by open; others are set
-         when the copy is complete.  */
-      bool new_mode = (!(d->exists && !d->as_new) && !x->preserve.mode);
-      mode_t mode = new_mode ? new_file_mode (&sst, x) : S_IRUSR | S_IWUSR;
-      /* Linux lets only a writer set a file's extended attributes: keep
-         u+w until they are set, as cp does.  */
-      if (new_mode && x->preserve.xattr && geteuid () != 0
-          && !(mode & S_IWUSR))
-        {
-          final_mode = mode & ~x->umask;
-          mode |= S_IWUSR;
-        }
-      target = d->is_link ? resolve_target (dst, d->path) : xstrdup (d->path);
-      if (target && d->is_link)
-        target = hold_target_dir (target, &target_dir);
-      /* DST below a held directory is reached through it.  An existing
-         DST is replaced by the unnamed file too, through a temporary
-         name given only once it is complete: a copy killed before then
-         leaves nothing beside DST.  */
-      at_dir = d->is_link ? AT_FDCWD : d->dirfd;
-      at_name = d->is_link ? target : d->entry;
-      dst_fd = target ? anon_file_create (at_dir, at_name, mode) : -1;
-      anon = dst_fd >= 0;
-      if (target && !anon)
-        dst_fd = temp_file_create (target, mode, &temp);
-      if (target && dst_fd < 0)
-        error (0, errno, "cannot create regular file %s", quoteaf (dst));
-    }
-  if (dst_fd < 0)
-    goto out_src;
 
   struct copier c;
-  copier_init (&c, src_fd, src, dst_fd, dst, !in_place, 0);
+  copier_init (&c, src_fd, src, f.fd, dst, !f.in_place, 0);
   /* copy_file_range may share extents too, so cp avoids it then.  */
   if (x->reflink == REFLINK_NEVER)
     c.try_cfr = false;
-  ok = copy_contents (&c, &sst, x);
+  bool ok = copy_contents (&c, &sst, x);
   copier_free (&c);
 
-  if (ok && !in_place)
+  if (ok && !f.in_place)
     {
       struct stat const *old = d->exists && !d->as_new ? &d->st : NULL;
       if (old)
         final_mode = old->st_mode & 07777;
-      ok = set_dst_attributes (dst_fd,
-                               anon ? proc_fd_name (anon_name, dst_fd) : temp,
-                               dst, src, src_fd, &sst, old, final_mode, x);
+      ok = set_dst_attributes (f.fd, dst_file_attr_name (&f), dst, src,
+                               src_fd, &sst, old, final_mode, x);
     }
-  bool linked = false;
-  if (ok && anon)
-    {
-      /* A DEST that exists is replaced as by a named temporary, which
-         now gets its name: renamed over DEST only once closed without
-         error, so that a failing close still leaves DEST as it was.
-         So is a symlink loop that -f replaces; a file that took a name
-         found free is not replaced, as cp's O_EXCL open fails.  */
-      if (!d->exists)
-        linked = anon_file_link (dst_fd, at_dir, at_name) == 0;
-      if (!linked && (d->exists || (errno == EEXIST && !d->absent)))
-        temp = anon_file_name (dst_fd, target);
-      if (!temp && !linked)
-        {
-          error (0, errno, "cannot create regular file %s", quoteaf (dst));
-          ok = false;
-        }
-    }
-  if (close (dst_fd) != 0 && ok)
-    {
-      error (0, errno, "failed to close %s", quoteaf (dst));
-      ok = false;
-      /* Named already, and not trusted: take back the name it was just
-         given (only file systems with a flush method, such as FUSE, can
-         fail a close).  */
-      if (linked)
-        ignore_value (unlinkat (at_dir, at_name, 0));
-    }
-  if (temp)
-    {
-      /* Where nothing had the name, nothing is replaced.  */
-      if (ok && (d->absent ? temp_commit_new (temp, target)
-                           : temp_commit (temp, target)) != 0)
-        {
-          error (0, errno, d->absent ? "cannot create regular file %s"
-                                     : "cannot replace %s", quoteaf (dst));
-          ok = false;
-        }
-      if (!ok)
-        temp_discard (temp);
-    }
-
- out_src:
-  if (target_dir >= 0)
-    close (target_dir);
+  if (ok)
+    ok = dst_file_commit (&f, d);
+  else
+    dst_file_abandon (&f);
   close (src_fd);
-  free (target);
-  free (temp);
   return ok;
 }
