@@ -282,8 +282,101 @@ account_copy (struct copier const *c, struct extent_map const *m,
     report_copy (c, m, size, verified);
 }
 
+/* How one attempt at a copy ended.  */
+enum attempt
+{
+  ATTEMPT_COPIED,     /* the destination holds the source's bytes */
+  ATTEMPT_CHANGED,    /* the source's size, mtime or ctime moved, or it
+                         ended before its map did */
+  ATTEMPT_DIFFERENT,  /* --verify found the copy differing, the source's
+                         status unchanged: a map that lied, or a write
+                         through mmap */
+  ATTEMPT_FAILED      /* reported */
+};
+
+/* One attempt at copying C's source, whose status was *ST, with map M:
+   clone it, or copy it by the first method whose map is trusted, or
+   read it to its end, then see whether it changed meanwhile and, with
+   --verify, compare.  Put the source's status after the copy in *AFTER
+   (for ATTEMPT_CHANGED and ATTEMPT_DIFFERENT), the bytes of a source of
+   unknown size in *TOTAL, and the offset of the first byte that differs
+   in *BAD (-1 if none).  */
+static enum attempt
+copy_attempt (struct copier *c, struct stat const *st,
+              struct copy_options const *x, struct extent_map *m,
+              struct stat *after, off_t *total, off_t *bad)
+{
+  bool known_size = S_ISREG (st->st_mode) && st->st_size > 0;
+  *total = st->st_size;
+  *bad = -1;
+  enum copy_status s = S_ISREG (st->st_mode) ? try_clone (c, x) : COPY_SHORT;
+  if (s == COPY_OK)
+    {
+      progress_file_total (st->st_size, 0);
+      progress_bytes (st->st_size);
+    }
+  else if (s == COPY_SHORT)
+    s = (known_size ? copy_mapped (c, st, x, m)
+         : copy_stream (c, x->sparse == SPARSE_ALWAYS, total));
+  if (s == COPY_FAILED)
+    return ATTEMPT_FAILED;
+  if (s == COPY_OK && !known_size && c->dst_seekable
+      && !set_size (c->dst_fd, *total))
+    {
+      error (0, errno, "cannot set the size of %s", quoteaf (c->dst_name));
+      return ATTEMPT_FAILED;
+    }
+
+  /* Only a regular file can change under us and be read again.  */
+  if (!S_ISREG (st->st_mode))
+    return ATTEMPT_COPIED;
+  if (fstat (c->src_fd, after) != 0)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (c->src_name));
+      return ATTEMPT_FAILED;
+    }
+  if (s != COPY_OK || source_changed (st, after))
+    return ATTEMPT_CHANGED;
+  if (!(x->verify && known_size && c->dst_seekable))
+    return ATTEMPT_COPIED;
+
+  enum verify_status v = verify_copy (c->src_fd, c->src_name, c->dst_fd,
+                                      c->dst_name, st->st_size, bad);
+  if (v == VERIFY_FAILED)
+    return ATTEMPT_FAILED;
+  /* A difference is a map that lied, or a source that moved without
+     telling stat (a write through mmap): look again.  */
+  if (v == VERIFY_DIFFERENT && fstat (c->src_fd, after) != 0)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (c->src_name));
+      return ATTEMPT_FAILED;
+    }
+  if (source_changed (st, after))
+    return ATTEMPT_CHANGED;
+  return *bad < 0 ? ATTEMPT_COPIED : ATTEMPT_DIFFERENT;
+}
+
+/* Say why the copy of C's source is given up (GAVE_UP) or made again:
+   it CHANGED, or it differs from the copy at byte BAD.  */
+static void
+report_attempt (struct copier const *c, bool changed, off_t bad,
+                bool gave_up)
+{
+  if (changed)
+    error (0, 0, gave_up ? "%s changed while being copied"
+                         : "%s changed while being copied; copying it again",
+           quoteaf (c->src_name));
+  else
+    error (0, 0, gave_up ? "verification failed: %s differs from %s"
+                           " at byte %jd"
+                         : "%s differs from %s at byte %jd; copying it again",
+           quoteaf_n (0, c->dst_name), quoteaf_n (1, c->src_name),
+           (intmax_t) bad);
+}
+
 /* Copy the open SRC_FD into DST_FD, again while the source moves under
-   us.  *ST is the source's status, updated to the state copied.  */
+   us, up to COPY_ATTEMPTS times in all.  *ST is the source's status,
+   updated to the state copied.  */
 static bool
 copy_contents (struct copier *c, struct stat *st,
                struct copy_options const *x)
@@ -296,85 +389,26 @@ copy_contents (struct copier *c, struct stat *st,
   for (int attempt = 1; ; attempt++)
     {
       bool known_size = S_ISREG (st->st_mode) && st->st_size > 0;
-      off_t total = st->st_size;
-      enum copy_status s = S_ISREG (st->st_mode) ? try_clone (c, x)
-                                                 : COPY_SHORT;
-      if (s == COPY_OK)
-        {
-          progress_file_total (st->st_size, 0);
-          progress_bytes (st->st_size);
-        }
-      else if (s == COPY_SHORT)
-        s = (known_size ? copy_mapped (c, st, x, &m)
-             : copy_stream (c, x->sparse == SPARSE_ALWAYS, &total));
-      if (s == COPY_FAILED)
-        break;
-      if (s == COPY_OK && !known_size && c->dst_seekable
-          && !set_size (c->dst_fd, total))
-        {
-          error (0, errno, "cannot set the size of %s", quoteaf (c->dst_name));
-          break;
-        }
-
-      /* Only a regular file can change under us and be read again.  */
-      if (!S_ISREG (st->st_mode))
-        {
-          ok = true;
-          account_copy (c, NULL, total, false, x);
-          break;
-        }
       struct stat after;
-      if (fstat (c->src_fd, &after) != 0)
-        {
-          error (0, errno, "cannot stat %s", quoteaf (c->src_name));
-          break;
-        }
-      bool changed = s != COPY_OK || source_changed (st, &after);
-      off_t bad = -1;
-      if (!changed && x->verify && known_size && c->dst_seekable)
-        {
-          enum verify_status v = verify_copy (c->src_fd, c->src_name,
-                                              c->dst_fd, c->dst_name,
-                                              st->st_size, &bad);
-          if (v == VERIFY_FAILED)
-            break;
-          /* A difference is a map that lied, or a source that moved
-             without telling stat (a write through mmap): look again.  */
-          if (v == VERIFY_DIFFERENT && fstat (c->src_fd, &after) != 0)
-            {
-              error (0, errno, "cannot stat %s", quoteaf (c->src_name));
-              break;
-            }
-          changed = source_changed (st, &after);
-        }
-      if (!changed && bad < 0)
+      off_t total, bad;
+      enum attempt a = copy_attempt (c, st, x, &m, &after, &total, &bad);
+      if (a == ATTEMPT_FAILED)
+        break;
+      if (a == ATTEMPT_COPIED)
         {
           ok = true;
           account_copy (c, known_size ? &m : NULL, total,
                         x->verify && known_size, x);
           break;
         }
+      bool changed = a == ATTEMPT_CHANGED;
       if (attempt == COPY_ATTEMPTS)
         {
-          if (changed)
-            error (0, 0, "%s changed while being copied",
-                   quoteaf (c->src_name));
-          else
-            error (0, 0, "verification failed: %s differs from %s"
-                   " at byte %jd", quoteaf_n (0, c->dst_name),
-                   quoteaf_n (1, c->src_name), (intmax_t) bad);
+          report_attempt (c, changed, bad, true);
           break;
         }
       if (x->debug)
-        {
-          if (changed)
-            error (0, 0, "%s changed while being copied; copying it again",
-                   quoteaf (c->src_name));
-          else
-            error (0, 0, "%s differs from %s at byte %jd; copying it again",
-                   quoteaf_n (0, c->dst_name), quoteaf_n (1, c->src_name),
-                   (intmax_t) bad);
-        }
+        report_attempt (c, changed, bad, false);
       *st = after;
       if (!known_size && lseek (c->src_fd, 0, SEEK_SET) != 0)
         {
