@@ -203,7 +203,7 @@ copy_with_buffer (struct copier *c, off_t start, off_t len, off_t size,
       if (got < 0)
         return COPY_FAILED;
       if (got < (ssize_t) want)
-        return COPY_SHORT;
+        return COPY_SRC_ENDED;
 
       if (!write_buffer (c, c->buf, got, pos, scan, pos + got == size))
         return COPY_FAILED;
@@ -226,7 +226,7 @@ copy_span (struct copier *c, struct segment const *seg, off_t size)
   if (got < 0)
     return COPY_FAILED;
   if (got < (ssize_t) len)
-    return COPY_SHORT;
+    return COPY_SRC_ENDED;
 
   size_t off = 0;
   for (size_t i = 0; i < seg->nparts; i++)

@@ -24,11 +24,17 @@ struct copier
   bool cloned;         /* the whole file was reflinked */
 };
 
+/* How a copy, or a step of one, ended: each outcome is one its caller
+   acts on in its own way.  This file's functions return the first three;
+   copy-file.c's the others too.  */
 enum copy_status
 {
   COPY_OK,
-  COPY_SHORT,   /* the source ended before the map said it would */
-  COPY_FAILED   /* an error, already reported */
+  COPY_SRC_ENDED,   /* the source ended before its map did: it changed,
+                       copy it again */
+  COPY_FAILED,      /* an error, already reported */
+  COPY_DISTRUSTED,  /* the map was not trusted: try the next method */
+  COPY_NOT_CLONED   /* no clone was made: copy the data */
 };
 
 void copier_init (struct copier *, int src_fd, char const *src_name,

@@ -144,8 +144,8 @@ restart_dst (struct copier *c)
 
 /* Copy a regular file of known size with METHOD: map its first window,
    set the destination's size, copy the window, and so on to the end.
-   When a window of the map is not trusted, set *WHY to the reason and
-   leave the destination as it was, empty.  */
+   When a window of the map is not trusted, set *WHY to the reason,
+   leave the destination as it was, empty, and return COPY_DISTRUSTED.  */
 static enum copy_status
 copy_by_method (struct copier *c, struct stat const *st,
                 struct copy_options const *x, struct extent_map *m,
@@ -153,7 +153,7 @@ copy_by_method (struct copier *c, struct stat const *st,
 {
   map_reset (m, method);
   if (map_window (c->src_fd, st, m, why) != MAP_OK)
-    return COPY_SHORT;
+    return COPY_DISTRUSTED;
 
   bool scan_data = (method == SCAN_READ && x->sparse == SPARSE_AUTO
                     && looks_sparse (st));
@@ -184,14 +184,14 @@ copy_by_method (struct copier *c, struct stat const *st,
         break;
       /* A lie found now makes what was copied worthless too.  */
       if (map_window (c->src_fd, st, m, why) != MAP_OK)
-        return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
+        return restart_dst (c) ? COPY_DISTRUSTED : COPY_FAILED;
     }
   /* The last window's holes may still be being asked about.  */
   map_distrust late = map_settle (m);
   if (s == COPY_OK && late)
     {
       *why = late;
-      return restart_dst (c) ? COPY_SHORT : COPY_FAILED;
+      return restart_dst (c) ? COPY_DISTRUSTED : COPY_FAILED;
     }
   if (s == COPY_OK)
     progress_file_total (m->data, st->st_size - m->data);
@@ -211,7 +211,7 @@ copy_mapped (struct copier *c, struct stat const *st,
     {
       map_distrust why = NULL;
       enum copy_status s = copy_by_method (c, st, x, m, order[i], &why);
-      if (s == COPY_FAILED || !why)
+      if (s != COPY_DISTRUSTED)
         return s;
       if (x->debug)
         error (0, 0, "%s: %s not used: %s", quoteaf (c->src_name),
@@ -222,8 +222,8 @@ copy_mapped (struct copier *c, struct stat const *st,
 
 /* Share the source's extents with the copy when X allows it: always
    with --reflink=always, and with --reflink=auto when neither a method
-   nor new holes are asked for.  Return COPY_OK when cloned, COPY_SHORT
-   when the data is to be copied, COPY_FAILED after reporting that
+   nor new holes are asked for.  Return COPY_OK when cloned,
+   COPY_NOT_CLONED when the data is to be copied, COPY_FAILED after reporting that
    --reflink=always could not be honoured.  */
 static enum copy_status
 try_clone (struct copier *c, struct copy_options const *x)
@@ -232,11 +232,11 @@ try_clone (struct copier *c, struct copy_options const *x)
                  || (x->reflink == REFLINK_AUTO && x->scan == SCAN_AUTO
                      && x->sparse == SPARSE_AUTO));
   if (!wanted)
-    return COPY_SHORT;
+    return COPY_NOT_CLONED;
   if (c->dst_seekable && clone_whole_file (c))
     return COPY_OK;
   if (x->reflink != REFLINK_ALWAYS)
-    return COPY_SHORT;
+    return COPY_NOT_CLONED;
   error (0, c->dst_seekable ? errno : EOPNOTSUPP,
          "failed to clone %s from %s", quoteaf_n (0, c->dst_name),
          quoteaf_n (1, c->src_name));
@@ -309,13 +309,14 @@ copy_attempt (struct copier *c, struct stat const *st,
   bool known_size = S_ISREG (st->st_mode) && st->st_size > 0;
   *total = st->st_size;
   *bad = -1;
-  enum copy_status s = S_ISREG (st->st_mode) ? try_clone (c, x) : COPY_SHORT;
+  enum copy_status s = (S_ISREG (st->st_mode) ? try_clone (c, x)
+                        : COPY_NOT_CLONED);
   if (s == COPY_OK)
     {
       progress_file_total (st->st_size, 0);
       progress_bytes (st->st_size);
     }
-  else if (s == COPY_SHORT)
+  else if (s == COPY_NOT_CLONED)
     s = (known_size ? copy_mapped (c, st, x, m)
          : copy_stream (c, x->sparse == SPARSE_ALWAYS, total));
   if (s == COPY_FAILED)
