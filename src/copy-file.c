@@ -151,6 +151,7 @@ copy_by_method (struct copier *c, struct stat const *st,
                 struct copy_options const *x, struct extent_map *m,
                 enum scan_method method, map_distrust *why)
 {
+  map_settle (m);
   map_reset (m, method);
   if (map_window (c->src_fd, st, m, why) != MAP_OK)
     return COPY_DISTRUSTED;
@@ -421,6 +422,7 @@ copy_contents (struct copier *c, struct stat *st,
         break;
     }
   progress_file_end ();
+  map_settle (&m);
   map_free (&m);
   return ok;
 }

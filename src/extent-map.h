@@ -120,10 +120,15 @@ enum map_status
   MAP_UNTRUSTED     /* the kernel answered, but the answer is not believable */
 };
 
+/* extent-map.c: the map's life and the checks of every answer.  */
+
 void map_init (struct extent_map *, enum scan_method);
+/* Free M's storage.  A confirmation map_confirm_beside () started must
+   be waited for first (map_settle ()).  */
 void map_free (struct extent_map *);
 
-/* Start a new map made by METHOD, keeping the storage of the old.  */
+/* Start a new map made by METHOD, keeping the storage of the old; as
+   for map_free (), after map_settle ().  */
 void map_reset (struct extent_map *, enum scan_method);
 
 /* Empty the window, to fill the next one from where the last ended.  */
@@ -149,8 +154,9 @@ map_distrust map_finish (struct extent_map *, off_t size, off_t alloc_bytes,
 /* Bytes of data (both kinds) in the windows ended so far.  */
 off_t map_data_bytes (struct extent_map const *);
 
-/* Fill the next window of the map of FD, whose status is ST, with one
-   method: map_reset () starts the map, and each call fills the window
+/* map-fiemap.c, map-seek.c, map-read.c: the methods.  Fill the next
+   window of the map of FD, whose status is ST, with one method:
+   map_reset () starts the map, and each call fills the window
    after the last, until one is done.  Unless it returns MAP_OK, set
    *WHY to a short reason.  The holes of a FIEMAP window are asked
    about with SEEK_DATA, where it works, by map_confirm_beside (): what
@@ -161,6 +167,12 @@ enum map_status map_fiemap (int fd, struct stat const *st,
 enum map_status map_seek (int fd, struct stat const *st,
                           struct extent_map *, map_distrust *why);
 enum map_status map_read (struct stat const *st, struct extent_map *);
+
+/* Seek FD to the next data or hole (WHENCE) at or after POS, retrying
+   when interrupted; lseek's result.  */
+off_t map_seek_next (int fd, off_t pos, int whence);
+
+/* map-holes.c: a FIEMAP map's holes confirmed.  */
 
 /* Ask SEEK_DATA about each hole of the ended window of M, the map of
    FD, a file of SIZE bytes, that the copy skips: a second opinion on a

@@ -1,4 +1,5 @@
-/* Building a map: the checks every method's answer must pass.  */
+/* A map's life (init, reset between methods, windows, free) and the
+   checks every method's answer must pass.  */
 
 #include "extent-map.h"
 
@@ -19,7 +20,6 @@ map_init (struct extent_map *m, enum scan_method method)
 void
 map_free (struct extent_map *m)
 {
-  map_settle (m);
   free (m->v);
   free (m->buf);
   map_init (m, m->method);
@@ -28,7 +28,6 @@ map_free (struct extent_map *m)
 void
 map_reset (struct extent_map *m, enum scan_method method)
 {
-  map_settle (m);
   struct extent_map kept = *m;
   map_init (m, method);
   m->v = kept.v;
@@ -145,14 +144,4 @@ off_t
 map_data_bytes (struct extent_map const *m)
 {
   return m->data;
-}
-
-enum map_status
-map_read (struct stat const *st, struct extent_map *m)
-{
-  map_reset (m, SCAN_READ);
-  if (st->st_size > 0)
-    map_add (m, 0, st->st_size, EXTENT_DATA);
-  end_window (m, st->st_size, true);
-  return MAP_OK;
 }
