@@ -385,6 +385,79 @@ name_in_directory (char const *dir, char const *src)
   return dst;
 }
 
+/* Check the N operands FILE against -t TARGET_DIR and -T (NO_TARGET),
+   exiting with cp's messages when they are wrong.  Return the directory
+   to copy the sources into, or NULL to copy FILE[0] to FILE[1]; set
+   *N_SOURCES to the number of sources.  */
+static char const *
+decide_target (int n, char **file, char const *target_dir, bool no_target,
+               int *n_sources)
+{
+  if (n < 1)
+    {
+      error (0, 0, "missing file operand");
+      usage (EXIT_FAILURE);
+    }
+  if (n == 1 && !target_dir)
+    {
+      error (0, 0, "missing destination file operand after %s",
+             quoteaf (file[0]));
+      usage (EXIT_FAILURE);
+    }
+  if (no_target && n > 2)
+    {
+      error (0, 0, "extra operand %s", quoteaf (file[2]));
+      usage (EXIT_FAILURE);
+    }
+
+  /* Into a directory, or one SOURCE to one DEST.  */
+  struct stat st;
+  *n_sources = n;
+  if (target_dir)
+    {
+      if (stat (target_dir, &st) != 0)
+        error (EXIT_FAILURE, errno, "target directory %s",
+               quoteaf (target_dir));
+      if (!S_ISDIR (st.st_mode))
+        error (EXIT_FAILURE, ENOTDIR, "target directory %s",
+               quoteaf (target_dir));
+      return target_dir;
+    }
+  char const *last = file[n - 1];
+  bool is_dir = !no_target && stat (last, &st) == 0 && S_ISDIR (st.st_mode);
+  if (n > 2 && !is_dir)
+    {
+      if (stat (last, &st) != 0)
+        error (EXIT_FAILURE, errno, "target %s", quoteaf (last));
+      error (EXIT_FAILURE, ENOTDIR, "target %s", quoteaf (last));
+    }
+  *n_sources = n - 1;
+  return is_dir ? last : NULL;
+}
+
+/* Copy the N sources FILE[0..N) into TARGET_DIR, or FILE[0] to FILE[1]
+   when it is NULL.  Return whether every copy succeeded.  */
+static bool
+copy_operands (int n, char **file, char const *target_dir,
+               struct copy_options const *x)
+{
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    {
+      if (!target_dir)
+        {
+          ok &= copy_operand (file[i], file[n], x);
+          continue;
+        }
+      if (n > 1 && seen_before (file[i], x))
+        continue;
+      char *dst = name_in_directory (target_dir, file[i]);
+      ok &= copy_operand (file[i], dst, x);
+      free (dst);
+    }
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -511,51 +584,9 @@ main (int argc, char **argv)
     error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
            "and --no-target-directory (-T)");
 
-  int n_files = argc - optind;
-  char **file = argv + optind;
-  if (n_files < 1)
-    {
-      error (0, 0, "missing file operand");
-      usage (EXIT_FAILURE);
-    }
-  if (n_files == 1 && !target_dir)
-    {
-      error (0, 0, "missing destination file operand after %s",
-             quoteaf (file[0]));
-      usage (EXIT_FAILURE);
-    }
-  if (no_target && n_files > 2)
-    {
-      error (0, 0, "extra operand %s", quoteaf (file[2]));
-      usage (EXIT_FAILURE);
-    }
-
-  /* Into a directory, or one SOURCE to one DEST.  */
-  struct stat st;
-  if (target_dir)
-    {
-      if (stat (target_dir, &st) != 0)
-        error (EXIT_FAILURE, errno, "target directory %s",
-               quoteaf (target_dir));
-      if (!S_ISDIR (st.st_mode))
-        error (EXIT_FAILURE, ENOTDIR, "target directory %s",
-               quoteaf (target_dir));
-    }
-  else
-    {
-      char const *last = file[n_files - 1];
-      bool is_dir = !no_target && stat (last, &st) == 0
-                    && S_ISDIR (st.st_mode);
-      if (n_files > 2 && !is_dir)
-        {
-          if (stat (last, &st) != 0)
-            error (EXIT_FAILURE, errno, "target %s", quoteaf (last));
-          error (EXIT_FAILURE, ENOTDIR, "target %s", quoteaf (last));
-        }
-      if (is_dir)
-        target_dir = last;
-      n_files--;
-    }
+  int n_files;
+  target_dir = decide_target (argc - optind, argv + optind, target_dir,
+                              no_target, &n_files);
 
   x.umask = umask (0);
   umask (x.umask);
@@ -563,20 +594,7 @@ main (int argc, char **argv)
   summary_start ();
   progress_init (progress);
 
-  bool ok = true;
-  for (int i = 0; i < n_files; i++)
-    {
-      if (!target_dir)
-        {
-          ok &= copy_operand (file[i], file[n_files], &x);
-          continue;
-        }
-      if (n_files > 1 && seen_before (file[i], &x))
-        continue;
-      char *dst = name_in_directory (target_dir, file[i]);
-      ok &= copy_operand (file[i], dst, &x);
-      free (dst);
-    }
+  bool ok = copy_operands (n_files, argv + optind, target_dir, &x);
 
   progress_finish ();
   if (x.debug)
