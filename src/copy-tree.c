@@ -644,6 +644,34 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   return v;
 }
 
+/* Make DST, reached as AT, a copy of SRC, the symlink or special file
+   N describes, in place of what is there (nothing if ABSENT).  */
+static bool
+copy_node (struct copy_options const *x, char const *src, char const *dst,
+           char const *at, struct node_spec *n, bool absent)
+{
+  if (!S_ISLNK (n->st->st_mode))
+    {
+      bool ok = make_replacing (x, src, dst, at, n, absent);
+      if (ok)
+        summary_made (SUM_SPECIAL);
+      return ok;
+    }
+  char *target = read_link (src, n->st);
+  if (!target)
+    {
+      error (0, errno, "cannot read symbolic link %s", quoteaf (src));
+      return false;
+    }
+  n->link_target = target;
+  bool ok = make_replacing (x, src, dst, at, n, absent);
+  n->link_target = NULL;
+  free (target);
+  if (ok)
+    summary_made (SUM_SYMLINK);
+  return ok;
+}
+
 /* Copy entry E, which is not a directory, to DST, reached as AT.  */
 static bool
 copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
@@ -700,26 +728,8 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
     }
   if (as_file)
     ok = copy_file (src, st, dst, &d, x);
-  else if (S_ISLNK (st->st_mode))
-    {
-      char *target = read_link (src, st);
-      if (!target)
-        {
-          error (0, errno, "cannot read symbolic link %s", quoteaf (src));
-          return false;
-        }
-      n.link_target = target;
-      ok = make_replacing (x, src, dst, at, &n, d.absent);
-      free (target);
-      if (ok)
-        summary_made (SUM_SYMLINK);
-    }
   else
-    {
-      ok = make_replacing (x, src, dst, at, &n, d.absent);
-      if (ok)
-        summary_made (SUM_SPECIAL);
-    }
+    ok = copy_node (x, src, dst, at, &n, d.absent);
   /* A regular file copied below an operand, not through a symlink, is
      nothing record_made keeps: spare each small file the lstat.  */
   if (ok && (operand || !as_file || d.is_link))
@@ -729,11 +739,37 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   return ok;
 }
 
+/* Directory entry E, in preorder: make its copy DST, reached as AT, or
+   say why not and skip what it holds.  */
+static bool
+enter_directory (struct walk *w, FTS *fts, FTSENT *e, char const *dst,
+                 char const *at)
+{
+  bool ok;
+  if (!w->x->recursive)
+    {
+      error (0, 0, "-r not specified; omitting directory %s",
+             quoteaf (e->fts_path));
+      ok = false;
+    }
+  else if (e->fts_level == FTS_ROOTLEVEL
+           && !check_not_into_itself (e->fts_path, e->fts_statp, dst))
+    ok = false;
+  else
+    ok = make_directory (w, e, dst, at);
+  if (!ok)
+    {
+      release_dir (e);
+      e->fts_number = 0;
+      fts_set (fts, e, FTS_SKIP);
+    }
+  return ok;
+}
+
 /* Handle one entry of the walk.  */
 static void
 visit (struct walk *w, FTS *fts, FTSENT *e)
 {
-  struct copy_options const *x = w->x;
   if (e->fts_level == FTS_ROOTLEVEL)
     w->root_len = e->fts_pathlen - (e->fts_pathlen > 0
                                     && e->fts_path[e->fts_pathlen - 1] == '/');
@@ -747,23 +783,7 @@ visit (struct walk *w, FTS *fts, FTSENT *e)
   switch (e->fts_info)
     {
     case FTS_D:
-      if (!x->recursive)
-        {
-          error (0, 0, "-r not specified; omitting directory %s",
-                 quoteaf (e->fts_path));
-          ok = false;
-        }
-      else if (e->fts_level == FTS_ROOTLEVEL
-               && !check_not_into_itself (e->fts_path, e->fts_statp, dst))
-        ok = false;
-      else
-        ok = make_directory (w, e, dst, at);
-      if (!ok)
-        {
-          release_dir (e);
-          e->fts_number = 0;
-          fts_set (fts, e, FTS_SKIP);
-        }
+      ok = enter_directory (w, fts, e, dst, at);
       break;
 
     case FTS_DP:

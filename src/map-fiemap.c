@@ -53,12 +53,13 @@ fiemap_batch (struct stat const *st)
   return guess;
 }
 
-enum map_status
-map_fiemap (int fd, struct stat const *st,
-            struct extent_map *m, map_distrust *why)
+/* M's FIEMAP request, with room for a batch of extents of the file
+   whose status is ST: *COUNT of them.  Kept across windows.  */
+static struct fiemap *
+fiemap_buffer (struct extent_map *m, struct stat const *st, size_t *count)
 {
-  size_t count = fiemap_batch (st);
-  if (m->buf_count < count)
+  *count = fiemap_batch (st);
+  if (m->buf_count < *count)
     {
       /* Zeroed, not only for safety: valgrind does not see the kernel
          fill fm_extents, and would report every extent read as
@@ -66,10 +67,18 @@ map_fiemap (int fd, struct stat const *st,
          valgrind).  */
       free (m->buf);
       m->buf = xcalloc (1, sizeof (struct fiemap)
-                           + count * sizeof (struct fiemap_extent));
-      m->buf_count = count;
+                           + *count * sizeof (struct fiemap_extent));
+      m->buf_count = *count;
     }
-  struct fiemap *fm = m->buf;
+  return m->buf;
+}
+
+enum map_status
+map_fiemap (int fd, struct stat const *st,
+            struct extent_map *m, map_distrust *why)
+{
+  size_t count;
+  struct fiemap *fm = fiemap_buffer (m, st, &count);
 
   /* The last window's holes are asked about until now.  */
   *why = map_settle (m);
