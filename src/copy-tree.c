@@ -1,5 +1,6 @@
-/* Walking a source with fts and making its copy: directories, regular
-   files, symlinks, special files and hard links.  */
+/* Walking a source with fts and making its copy: directories here,
+   regular files by copy-file.c, other nodes by make-node.c, each after
+   dst-policy.c has said what to do with what is at its destination.  */
 
 #include "copy-tree.h"
 
@@ -15,21 +16,19 @@
 #include "copy-file.h"
 #include "created.h"
 #include "dst-dir.h"
+#include "dst-policy.h"
+#include "make-node.h"
 #include "file-id.h"
 #include "preserve.h"
 #include "progress.h"
 #include "replace.h"
 #include "summary.h"
 #include "dirname.h"
-#include "filemode.h"
 #include "error.h"
 #include "fts_.h"
-#include "progname.h"
 #include "quotearg.h"
 #include "same-inode.h"
-#include "utimecmp.h"
 #include "xalloc.h"
-#include "yesno.h"
 
 /* One walk: where it goes and how it is going.  */
 struct walk
@@ -309,259 +308,6 @@ finish_directory (struct walk *w, FTSENT *e, char const *dst)
   return ok;
 }
 
-/* What to do with an existing destination.  */
-enum verdict
-{
-  DO_COPY,
-  DO_REPLACE_AS_NEW,    /* -f: as cp, which removes it and starts anew */
-  DO_SKIP,
-  DO_SKIP_NOT_NEWER,    /* -u: skipped, but its hard links still count */
-  DO_FAIL               /* reported */
-};
-
-/* Whether the names A and B are one entry of one directory.  */
-static bool
-same_name (char const *a, char const *b)
-{
-  if (strcmp (last_component (a), last_component (b)) != 0)
-    return false;
-  char *da = dir_name (a), *db = dir_name (b);
-  struct stat sa, sb;
-  bool same = (stat (da, &sa) == 0 && stat (db, &sb) == 0
-               && SAME_INODE (sa, sb));
-  free (da);
-  free (db);
-  return same;
-}
-
-/* Whether copying SRC, status *ST, onto DST, status *DST_ST (each
-   followed or not as the copy would), leaves SRC's data alone; sets
-   *NOTHING_TO_DO when DST already is what the copy would make.  The
-   rules are cp's for the options sparsecp takes: two names of one file,
-   or a symlink and the file it names, are refused, since replacing one
-   destroys the other; two symlinks are fine unless they are one entry.  */
-static bool
-same_file_ok (struct copy_options const *x, char const *src,
-              struct stat const *st, char const *dst,
-              struct stat const *dst_st, bool *nothing_to_do)
-{
-  struct stat const *src_l = st, *dst_l = dst_st;
-  struct stat src_tmp, dst_tmp;
-  bool same = SAME_INODE (*st, *dst_st);
-
-  *nothing_to_do = false;
-  if (x->deref == DEREF_NEVER)
-    {
-      if (S_ISLNK (st->st_mode) && S_ISLNK (dst_st->st_mode))
-        {
-          if (same_name (src, dst))
-            return false;
-          /* Hard links to one symlink: copying is a no-op.  */
-          *nothing_to_do = same;
-          return true;
-        }
-    }
-  else
-    {
-      if (!same)
-        return true;
-      if (lstat (dst, &dst_tmp) != 0 || lstat (src, &src_tmp) != 0)
-        return true;
-      src_l = &src_tmp;
-      dst_l = &dst_tmp;
-    }
-
-  if (!S_ISLNK (src_l->st_mode) && !S_ISLNK (dst_l->st_mode)
-      && !SAME_INODE (*src_l, *dst_l))
-    return true;
-
-  if (x->deref == DEREF_NEVER)
-    {
-      /* A symlink copied onto the file it names, or the other way.  */
-      if (S_ISLNK (src_l->st_mode) ? stat (src, &src_tmp) != 0
-          : (src_tmp = *src_l, false))
-        return true;
-      if (S_ISLNK (dst_l->st_mode) ? stat (dst, &dst_tmp) != 0
-          : (dst_tmp = *dst_l, false))
-        return true;
-      if (!SAME_INODE (src_tmp, dst_tmp))
-        return true;
-    }
-  return false;
-}
-
-/* -i: ask whether to replace DST, *DST_ST, reached as AT, in cp's
-   words.  */
-static bool
-overwrite_ok (struct copy_options const *x, char const *dst,
-              char const *at, struct stat const *dst_st)
-{
-  progress_clear ();
-  if (S_ISLNK (dst_st->st_mode) || geteuid () == 0
-      || faccessat (AT_FDCWD, at, W_OK, AT_EACCESS) == 0)
-    fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (dst));
-  else
-    {
-      char perms[12];     /* "-rwxrwxrwx " */
-      strmode (dst_st->st_mode, perms);
-      perms[10] = '\0';
-      fprintf (stderr, (x->force
-                        ? "%s: replace %s, overriding mode %04lo (%s)? "
-                        : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
-               program_name, quoteaf (dst),
-               (unsigned long) (dst_st->st_mode & 07777), perms + 1);
-    }
-  return yesno ();
-}
-
-/* Decide, as cp does with -n, -u, -i and -f, whether DST, reached as
-   AT, which exists with status *DST_ST, is replaced by SRC, status *ST.
-   OPERAND says that SRC was named on the command line: its copy must
-   not replace one that an earlier operand made.  */
-static enum verdict
-judge_existing (struct copy_options const *x, char const *src,
-                struct stat const *st, char const *dst, char const *at,
-                struct stat const *dst_st, bool operand)
-{
-  bool nothing_to_do = false;
-  if (x->overwrite != OVERWRITE_NO
-      && !same_file_ok (x, src, st, at, dst_st, &nothing_to_do))
-    {
-      error (0, 0, "%s and %s are the same file", quoteaf_n (0, src),
-             quoteaf_n (1, dst));
-      return DO_FAIL;
-    }
-  if (nothing_to_do)
-    return DO_SKIP;
-  if (x->update && utimecmp (at, dst_st, st, UTIMECMP_TRUNCATE_SOURCE) >= 0)
-    return DO_SKIP_NOT_NEWER;
-  if (x->overwrite == OVERWRITE_NO
-      || (x->overwrite == OVERWRITE_ASK && !overwrite_ok (x, dst, at, dst_st)))
-    return DO_SKIP;
-  if (S_ISDIR (dst_st->st_mode))
-    {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
-             quoteaf (dst));
-      return DO_FAIL;
-    }
-  /* rm -rf a b c; mkdir a b c; touch a/f b/f; cp a/f b/f c: the second
-     copy would leave nothing of the first.  */
-  if (operand && created_here (dst_st))
-    {
-      error (0, 0, "will not overwrite just-created %s with %s",
-             quoteaf_n (0, dst), quoteaf_n (1, src));
-      return DO_FAIL;
-    }
-  /* cp cannot open a file it may not write, and says so unless -f lets
-     it remove the file first.  A rename would not notice: ask.  */
-  if (S_ISREG (dst_st->st_mode)
-      && faccessat (AT_FDCWD, at, W_OK, AT_EACCESS) != 0
-      && errno == EACCES)
-    {
-      if (x->force)
-        return DO_REPLACE_AS_NEW;
-      error (0, EACCES, "cannot create regular file %s", quoteaf (dst));
-      return DO_FAIL;
-    }
-  return DO_COPY;
-}
-
-/* Read the target of symlink SRC, whose status is *ST.  */
-static char *
-read_link (char const *src, struct stat const *st)
-{
-  size_t size = st->st_size > 0 ? st->st_size + 1 : 256;
-  for (;;)
-    {
-      char *buf = xmalloc (size);
-      ssize_t n = readlink (src, buf, size);
-      if (n < 0)
-        {
-          int e = errno;
-          free (buf);
-          errno = e;
-          return NULL;
-        }
-      if ((size_t) n < size)
-        {
-          buf[n] = '\0';
-          return buf;
-        }
-      free (buf);
-      size = size * 2;   /* it grew since lstat */
-    }
-}
-
-/* How to make a node that is not a regular file, at a temporary name.  */
-struct node_spec
-{
-  struct stat const *st;
-  char const *link_target;   /* for a symlink */
-  char const *link_to;       /* for a hard link: the earlier copy */
-};
-
-static int
-make_node (char const *name, void *v)
-{
-  struct node_spec const *n = v;
-  if (n->link_to)
-    return link (n->link_to, name);
-  if (n->link_target)
-    return symlink (n->link_target, name);
-  return mknod (name, n->st->st_mode & (S_IFMT | 07777), n->st->st_rdev);
-}
-
-/* Make DST, reached as AT, anew as a hard link, symlink or special file
-   as N says, with the attributes of SRC, and put it in place of any
-   earlier DST; with ONLY_NEW (nothing had the name when looked for),
-   fail with EEXIST where something has it now, as cp's symlink or
-   mknod does.  */
-static bool
-make_replacing (struct copy_options const *x, char const *src,
-                char const *dst, char const *at, struct node_spec const *n,
-                bool only_new)
-{
-  /* A hard link already in place: renaming a link over another link
-     to the same file would do nothing and leave the temporary behind.  */
-  struct stat a, b;
-  if (n->link_to && lstat (at, &a) == 0 && lstat (n->link_to, &b) == 0
-      && SAME_INODE (a, b))
-    return true;
-
-  char const *what = (n->link_to ? "hard link"
-                      : n->link_target ? "symbolic link"
-                      : "special file");
-  char *temp = temp_node_create (at, make_node, (void *) n);
-  if (!temp)
-    {
-      error (0, errno, "cannot create %s %s", what, quoteaf (dst));
-      return false;
-    }
-  bool ok = true;
-  if (!n->link_to)
-    {
-      /* cp's default for a socket is 0777, as bind () makes it.  */
-      mode_t plain = S_ISSOCK (n->st->st_mode) ? 0777 : 0666;
-      mode_t mode = ((x->default_modes ? plain : n->st->st_mode & 07777)
-                     & ~x->umask);
-      struct attr_target t = { dst, temp, -1 };
-      ok = set_attributes (&t, src, -1, n->st, mode, x);
-    }
-  if (ok && (only_new ? temp_commit_new (temp, at)
-                      : temp_commit (temp, at)) != 0)
-    {
-      if (only_new)
-        error (0, errno, "cannot create %s %s", what, quoteaf (dst));
-      else
-        error (0, errno, "cannot replace %s", quoteaf (dst));
-      ok = false;
-    }
-  if (!ok)
-    temp_discard (temp);
-  free (temp);
-  return ok;
-}
-
 /* Remember DST, just made, when a later copy must not write through it
    or over it: every symlink, and every operand's copy.  */
 static void
@@ -642,34 +388,6 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
       return DO_FAIL;
     }
   return v;
-}
-
-/* Make DST, reached as AT, a copy of SRC, the symlink or special file
-   N describes, in place of what is there (nothing if ABSENT).  */
-static bool
-copy_node (struct copy_options const *x, char const *src, char const *dst,
-           char const *at, struct node_spec *n, bool absent)
-{
-  if (!S_ISLNK (n->st->st_mode))
-    {
-      bool ok = make_replacing (x, src, dst, at, n, absent);
-      if (ok)
-        summary_made (SUM_SPECIAL);
-      return ok;
-    }
-  char *target = read_link (src, n->st);
-  if (!target)
-    {
-      error (0, errno, "cannot read symbolic link %s", quoteaf (src));
-      return false;
-    }
-  n->link_target = target;
-  bool ok = make_replacing (x, src, dst, at, n, absent);
-  n->link_target = NULL;
-  free (target);
-  if (ok)
-    summary_made (SUM_SYMLINK);
-  return ok;
 }
 
 /* Copy entry E, which is not a directory, to DST, reached as AT.  */
