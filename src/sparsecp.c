@@ -41,6 +41,7 @@ enum
   SCAN_OPTION,
   SPARSE_OPTION,
   STATS_OPTION,
+  STRIP_TRAILING_SLASHES_OPTION,
   VERIFY_OPTION,
   /* cp's options that sparsecp does not have: refused by name.  */
   UNSUPPORTED_OPTION
@@ -79,7 +80,8 @@ static struct option const long_options[] =
   {"one-file-system", no_argument, NULL, 'x'},
   {"parents", no_argument, NULL, UNSUPPORTED_OPTION},
   {"remove-destination", no_argument, NULL, UNSUPPORTED_OPTION},
-  {"strip-trailing-slashes", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"strip-trailing-slashes", no_argument, NULL,
+   STRIP_TRAILING_SLASHES_OPTION},
   {"suffix", required_argument, NULL, 'S'},
   {"symbolic-link", no_argument, NULL, 's'},
   {NULL, 0, NULL, 0}
@@ -179,6 +181,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  default) keeps the source's holes; always\n\
                                  also turns blocks of zeros into holes;\n\
                                  never writes every byte\n\
+      --strip-trailing-slashes  remove any trailing slashes from each SOURCE\n\
+                                 argument\n\
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
   -T, --no-target-directory    treat DEST as a normal file\n\
   -u, --update                 copy only when the SOURCE file is newer\n\
@@ -216,7 +220,7 @@ sparsecp's own options:\n\
 cp's options that are refused: -b/--backup, -c, -l/--link, -s/--symbolic-link,\n\
 -S/--suffix, -x/--one-file-system, -Z/--context, --attributes-only,\n\
 --copy-contents, --keep-directory-symlink, --parents, --remove-destination,\n\
---strip-trailing-slashes, and --preserve=context.\n\
+and --preserve=context.\n\
 ", stdout);
   fputs ("\
 \n\
@@ -436,9 +440,11 @@ decide_target (int n, char **file, char const *target_dir, bool no_target,
 }
 
 /* Copy the N sources FILE[0..N) into TARGET_DIR, or FILE[0] to FILE[1]
-   when it is NULL.  Return whether every copy succeeded.  */
+   when it is NULL; with STRIP (--strip-trailing-slashes), remove the
+   trailing slashes of each source copied into TARGET_DIR, as cp does
+   (and only there).  Return whether every copy succeeded.  */
 static bool
-copy_operands (int n, char **file, char const *target_dir,
+copy_operands (int n, char **file, char const *target_dir, bool strip,
                struct copy_options const *x)
 {
   bool ok = true;
@@ -449,6 +455,8 @@ copy_operands (int n, char **file, char const *target_dir,
           ok &= copy_operand (file[i], file[n], x);
           continue;
         }
+      if (strip)
+        strip_trailing_slashes (file[i]);
       if (n > 1 && seen_before (file[i], x))
         continue;
       char *dst = name_in_directory (target_dir, file[i]);
@@ -464,7 +472,7 @@ main (int argc, char **argv)
   struct copy_options x = { .sparse = SPARSE_AUTO, .scan = SCAN_AUTO,
                             .reflink = REFLINK_AUTO,
                             .overwrite = OVERWRITE_YES };
-  bool deref_set = false, no_target = false, json = false;
+  bool deref_set = false, no_target = false, json = false, strip = false;
   enum progress_when progress = PROGRESS_NEVER;
   char const *target_dir = NULL;
   int c, long_index;
@@ -557,6 +565,9 @@ main (int argc, char **argv)
       case STATS_OPTION:
         json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
         break;
+      case STRIP_TRAILING_SLASHES_OPTION:
+        strip = true;
+        break;
       case VERIFY_OPTION:
         x.verify = true;
         break;
@@ -594,7 +605,7 @@ main (int argc, char **argv)
   summary_start ();
   progress_init (progress);
 
-  bool ok = copy_operands (n_files, argv + optind, target_dir, &x);
+  bool ok = copy_operands (n_files, argv + optind, target_dir, strip, &x);
 
   progress_finish ();
   if (x.debug)

@@ -159,7 +159,6 @@ done <<'EOF'
 --attributes-only attributes-only
 --copy-contents copy-contents
 --remove-destination remove-destination
---strip-trailing-slashes strip-trailing-slashes
 -Z context
 --context context
 --context=x context

@@ -207,6 +207,13 @@ prep=prep_e
 both r-dot-into-dir 0 -r ../t/. e
 both r-twice 0 -r ../t/sub ../t/sub e
 both twice 0 ../t/plain ../t/plain e
+# --strip-trailing-slashes: a SOURCE copied into a directory loses its
+# slashes, so a symlink to a directory is copied as the symlink and a
+# file named with a slash is found; cp leaves SOURCE DEST alone.
+both strip-symlink-into 0 -r --strip-trailing-slashes ../lt/ e
+both strip-symlink-t 0 -a --strip-trailing-slashes -t e ../lt/ ../t/sub/
+both strip-file-into 0 --strip-trailing-slashes ../t/plain/ e
+both strip-two-operands 0 -r --strip-trailing-slashes ../lt/ d
 prep=
 # New directories in a set-group-ID directory.
 prep=prep_sgid
