@@ -23,6 +23,8 @@ struct dst_state
                          not replaced */
   bool is_link;       /* a symlink, written through as cp does */
   bool as_new;        /* give it a new file's attributes, not its own */
+  bool replace;       /* replace it even if it is a device or FIFO,
+                         rather than write into it */
   struct stat st;     /* when it exists: the status of what it names */
 };
 

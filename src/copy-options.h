@@ -52,6 +52,9 @@ struct copy_options
                            directories 0777, less the umask, as cp does */
   bool recursive;
   bool force;           /* replace a destination we may not write to */
+  bool remove_destination;  /* replace each existing DEST, whatever it
+                               is, by a new file: never write into it
+                               or through it (cp removes it first) */
   bool update;          /* skip sources not newer than their DEST */
   bool verbose;
   bool debug;

@@ -345,8 +345,14 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
       d->exists = false;
       d->absent = true;
     }
-  else if (!as_file || !S_ISLNK (lst->st_mode))
-    d->st = *lst;
+  else if (!as_file || !S_ISLNK (lst->st_mode) || x->remove_destination)
+    {
+      /* --remove-destination replaces a symlink DEST itself, as cp
+         removes it, and a device or FIFO too, rather than write into
+         it.  */
+      d->st = *lst;
+      d->replace = x->remove_destination;
+    }
   else
     {
       d->is_link = true;

@@ -77,8 +77,9 @@ dst_file_open (struct dst_file *f, char const *dst,
 {
   *f = (struct dst_file) { .fd = -1, .dst = dst, .at_dir = AT_FDCWD,
                            .target_dir = -1 };
-  /* A device or FIFO cannot be replaced by rename: write into it.  */
-  f->in_place = d->exists && !S_ISREG (d->st.st_mode);
+  /* A device or FIFO is written into, as cp does, unless it is to be
+     replaced.  */
+  f->in_place = d->exists && !d->replace && !S_ISREG (d->st.st_mode);
   if (f->in_place)
     {
       f->fd = open (d->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);

@@ -13,7 +13,7 @@ struct dst_file
 {
   int fd;               /* what the copy writes */
   char const *dst;      /* DST as the user named it, for messages */
-  bool in_place;        /* a device or FIFO, written into, never replaced */
+  bool in_place;        /* a device or FIFO written into, not replaced */
   bool anon;            /* made without a name (O_TMPFILE) till committed */
   char *temp;           /* its temporary name, when it has one */
   char *target;         /* what it replaces or becomes: DST, or the file a

@@ -71,6 +71,15 @@ same_file_ok (struct copy_options const *x, char const *src,
       dst_l = &dst_tmp;
     }
 
+  /* --remove-destination: cp removes DEST before it opens it, so a
+     symlink DEST, or another hard link to the source, goes and the
+     source's data stays.  */
+  if (x->remove_destination
+      && (S_ISLNK (dst_l->st_mode)
+          || (SAME_INODE (*src_l, *dst_l) && 1 < dst_l->st_nlink
+              && !same_name (src, dst))))
+    return true;
+
   if (!S_ISLNK (src_l->st_mode) && !S_ISLNK (dst_l->st_mode)
       && !SAME_INODE (*src_l, *dst_l))
     return true;
@@ -148,6 +157,11 @@ judge_existing (struct copy_options const *x, char const *src,
              quoteaf_n (0, dst), quoteaf_n (1, src));
       return DO_FAIL;
     }
+  /* --remove-destination: cp removes DEST and makes a new file, which
+     gets a new file's attributes; here it is renamed over DEST once
+     complete.  */
+  if (x->remove_destination)
+    return DO_REPLACE_AS_NEW;
   /* cp cannot open a file it may not write, and says so unless -f lets
      it remove the file first.  A rename would not notice: ask.  */
   if (S_ISREG (dst_st->st_mode)

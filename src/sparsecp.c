@@ -38,6 +38,7 @@ enum
   PRESERVE_OPTION,
   PROGRESS_OPTION,
   REFLINK_OPTION,
+  REMOVE_DESTINATION_OPTION,
   SCAN_OPTION,
   SPARSE_OPTION,
   STATS_OPTION,
@@ -79,7 +80,7 @@ static struct option const long_options[] =
   {"link", no_argument, NULL, 'l'},
   {"one-file-system", no_argument, NULL, 'x'},
   {"parents", no_argument, NULL, UNSUPPORTED_OPTION},
-  {"remove-destination", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"remove-destination", no_argument, NULL, REMOVE_DESTINATION_OPTION},
   {"strip-trailing-slashes", no_argument, NULL,
    STRIP_TRAILING_SLASHES_OPTION},
   {"suffix", required_argument, NULL, 'S'},
@@ -173,6 +174,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  xattr, all\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
   -R, -r, --recursive          copy directories recursively\n\
+      --remove-destination     replace each existing destination file by a\n\
+                                 new one, as if removed first (see below)\n\
       --reflink[=WHEN]         control clone/CoW copies: auto (the default)\n\
                                  clones when --scan and --sparse are auto;\n\
                                  always (no WHEN) clones or fails; never\n\
@@ -219,8 +222,8 @@ sparsecp's own options:\n\
 \n\
 cp's options that are refused: -b/--backup, -c, -l/--link, -s/--symbolic-link,\n\
 -S/--suffix, -x/--one-file-system, -Z/--context, --attributes-only,\n\
---copy-contents, --keep-directory-symlink, --parents, --remove-destination,\n\
-and --preserve=context.\n\
+--copy-contents, --keep-directory-symlink, --parents, and\n\
+--preserve=context.\n\
 ", stdout);
   fputs ("\
 \n\
@@ -248,8 +251,12 @@ symlink, which is kept.  A dangling DEST symlink is refused (followed with\n\
 POSIXLY_CORRECT), and a symlink this run made is never written through.\n\
 A DEST that is a device or a FIFO cannot be replaced by rename: it is\n\
 written in place, so a failed copy leaves it partly written, and --verify\n\
-does not apply to it.  A source that changes while it is copied is copied\n\
-again, up to 3 times in all.\n\
+does not apply to it.  With --remove-destination, where cp removes DEST\n\
+before it copies, the new file is renamed over DEST once complete instead:\n\
+DEST, be it a symlink, a device or a FIFO, is replaced and never written\n\
+into or through, the new file gets a new file's attributes, and a failed\n\
+copy leaves DEST as it was.  A source that changes while it is copied is\n\
+copied again, up to 3 times in all.\n\
 \n\
 Examples:\n\
   sparsecp vm.img /backup/vm.img        copy a disk image, keeping its holes\n\
@@ -564,6 +571,9 @@ main (int argc, char **argv)
         break;
       case STATS_OPTION:
         json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
+        break;
+      case REMOVE_DESTINATION_OPTION:
+        x.remove_destination = true;
         break;
       case STRIP_TRAILING_SLASHES_OPTION:
         strip = true;

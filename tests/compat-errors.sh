@@ -158,7 +158,6 @@ done <<'EOF'
 --parents parents
 --attributes-only attributes-only
 --copy-contents copy-contents
---remove-destination remove-destination
 -Z context
 --context context
 --context=x context

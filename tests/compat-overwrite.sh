@@ -87,6 +87,45 @@ ordered=
 both rv 0 -rv ../s d
 both v-into-dir 0 -v ../s/new ../s/other .
 
+# --remove-destination: every existing DEST is replaced by a new file
+# with a new file's attributes: a file with its own mode, one with
+# another hard link (which keeps the old data), a symlink (replaced, its
+# target untouched), a dangling or looping symlink, a FIFO (replaced,
+# not written into); a directory DEST is refused, one merged into with
+# -r.  cp removes DEST first; sparsecp renames the new file over it.
+prep_kinds ()
+{
+  prep_old && echo linked >hl && ln hl hl2 && echo target >target \
+    && ln -s target sl && ln -s nowhere dangling && ln -s loop loop \
+    && mkfifo fifo && mkdir dir && settimes hl target dir
+}
+prep=prep_kinds
+both rd-file 0 --remove-destination ../s/new dst
+both rd-hardlink 0 --remove-destination ../s/new hl
+both rd-symlink 0 --remove-destination ../s/new sl
+both rd-dangling 0 --remove-destination ../s/new dangling
+both rd-loop 0 --remove-destination ../s/new loop
+both rd-fifo 0 --remove-destination ../s/new fifo
+both rd-into-dir 0 --remove-destination ../s/new dir
+both rd-dir 1 -T --remove-destination ../s/new dir
+both rd-p 0 -p --remove-destination ../s/new dst
+both rd-r 0 -r --remove-destination ../s d
+both rd-n 0 -n --remove-destination ../s/new dst
+both rd-u-newer 0 -u --remove-destination ../s/new dst
+ordered=1
+# cp says "removed 'dst'" before it copies; sparsecp removes nothing, it
+# renames the new file over DEST once complete, and says only the copy.
+cp_sed="/^removed 'dst'\$/d"
+both rd-v 0 -v --remove-destination ../s/new dst
+cp_sed=
+input='n\n'
+both rd-i-no 0 -i --remove-destination ../s/new dst
+input='y\n'
+both rd-i-yes 0 -i --remove-destination ../s/new dst
+input=
+ordered=
+prep=
+
 # -f: a read-only DEST that cannot be opened is removed and replaced,
 # which needs an unprivileged user (root opens anything).
 if test "$as_user_ok" = 1; then

@@ -25,7 +25,7 @@ prep_names ()
 prep=prep_names
 
 # NAMES: cp's exit status with each of the options below, in order.
-options=': -d -f -df -a -L -H -n'
+options=': -d -f -df -a -L -H -n --remove-destination'
 while read -r n1 n2 statuses; do
   names="$n1 $n2"
   set -- $statuses
@@ -35,13 +35,13 @@ while read -r n1 n2 statuses; do
     shift
   done
 done <<'EOF'
-foo symlink   1 1 1 1 1 1 1 0
-symlink foo   1 1 1 1 1 1 1 0
-foo foo       1 1 1 1 1 1 1 0
-sl1 sl2       1 0 1 0 0 1 1 0
-foo hardlink  1 1 1 1 1 1 1 0
-sl2 hlsl      1 0 1 0 0 1 1 0
-hlsl sl2      1 0 1 0 0 1 1 0
+foo symlink   1 1 1 1 1 1 1 0 0
+symlink foo   1 1 1 1 1 1 1 0 1
+foo foo       1 1 1 1 1 1 1 0 1
+sl1 sl2       1 0 1 0 0 1 1 0 0
+foo hardlink  1 1 1 1 1 1 1 0 0
+sl2 hlsl      1 0 1 0 0 1 1 0 0
+hlsl sl2      1 0 1 0 0 1 1 0 0
 EOF
 
 # One file through two mounts of its directory: the same inode and
