@@ -4,6 +4,10 @@
 
 #include <stdbool.h>
 
+/* A new file in the current directory, already unlinked, open for
+   reading and writing; -1 on failure.  Uses no Check assertion.  */
+int probe_temp_file (void);
+
 /* Whether SEEK_DATA reports a hole between two written blocks of a new
    file here.  Uses no Check assertion: main calls it before any test.  */
 bool probe_holes (void);

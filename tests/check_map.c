@@ -585,11 +585,10 @@ END_TEST
 static bool
 probe_droppable (void)
 {
-  char name[] = "check_map.XXXXXX", buf[16384] = { 'x' };
-  int fd = mkstemp (name);
+  char buf[16384] = { 'x' };
+  int fd = probe_temp_file ();
   if (fd < 0)
     return false;
-  unlink (name);
   bool ok = (pwrite (fd, buf, sizeof buf, 0) == sizeof buf
              && fdatasync (fd) == 0
              && posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED) == 0
