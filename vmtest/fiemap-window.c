@@ -378,6 +378,7 @@ static int last_once(const char *dir, int rep, int timeout_s)
 
 struct settle {
 	int fd;
+	off_t off, len;         /* the range to settle */
 	volatile bool done;
 };
 
@@ -388,15 +389,54 @@ static void *run_settle(void *arg)
 {
 	struct settle *s = arg;
 
-	if (sync_file_range(s->fd, FRONT_P_OFF, FRONT_H_LEN,
+	if (sync_file_range(s->fd, s->off, s->len,
 			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
 			    SYNC_FILE_RANGE_WAIT_AFTER) != 0)
 		setup_error("sync_file_range");
 	if (syncfs(s->fd) != 0)
 		setup_error("syncfs");
-	reclaim_range(s->fd, FRONT_P_OFF, FRONT_H_LEN);
+	reclaim_range(s->fd, s->off, s->len);
 	s->done = true;
 	return NULL;
+}
+
+/* wait_parked: wait until the FIEMAP of C stops at the test hook, and
+ * return true; false if it finished instead (no hook in this kernel). */
+static bool wait_parked(struct call *c, int timeout_s)
+{
+	for (int waited = 0; !(c->tid && task_named(c->tid, "fiemap-parked"));
+	     waited += 10) {
+		if (c->done)
+			return false;
+		if (waited > timeout_s * 1000) {
+			errno = ETIMEDOUT;
+			setup_error("FIEMAP neither parked nor finished");
+		}
+		sleep_ms(10);
+	}
+	return true;
+}
+
+/* settle_parked: with the FIEMAP of C parked, settle [OFF, OFF + LEN) of
+ * FD on a thread of its own (run_settle).  A kernel that holds that
+ * range locked makes the writeback wait: give up waiting after 10 s and
+ * let FIEMAP go.  Return whether the writeback had to wait. */
+static bool settle_parked(struct call *c, pthread_t mapper, int fd, off_t off,
+			  off_t len)
+{
+	struct settle s = { .fd = fd, .off = off, .len = len, .done = false };
+	pthread_t settler;
+	int waited;
+
+	if (pthread_create(&settler, NULL, run_settle, &s) != 0)
+		setup_error("pthread_create");
+	for (waited = 0; !s.done && waited < 10000; waited += 10)
+		sleep_ms(10);
+	if (syscall(SYS_tgkill, getpid(), c->tid, SIGUSR1) != 0)
+		setup_error("tgkill");
+	join_fiemap(c, mapper);
+	pthread_join(settler, NULL);
+	return waited >= 10000;
 }
 
 static void wake(int sig)
@@ -407,9 +447,9 @@ static void wake(int sig)
 static int front_once(const char *dir, int rep, int timeout_s)
 {
 	char path[4096], reason[200] = "";
-	int fd, status = ST_OK, waited;
-	pthread_t mapper, settler;
-	struct settle s;
+	int fd, status = ST_OK;
+	pthread_t mapper;
+	bool waited;
 	struct call c;
 
 	fd = create(dir, "front", rep, path, sizeof(path));
@@ -424,35 +464,16 @@ static int front_once(const char *dir, int rep, int timeout_s)
 	c.name = "fiemap-park";
 	c.fm = new_map(FRONT_START, FIEMAP_MAX_OFFSET, 0, NULL);
 	start_fiemap(&c, &mapper);
-	for (waited = 0; !(c.tid && task_named(c.tid, "fiemap-parked")); waited += 10) {
-		if (c.done) {
-			join_fiemap(&c, mapper);
-			printf("%s: front: this kernel has no vmcheck delay hook\n", prog);
-			free_map(c.fm);
-			close(fd);
-			unlink(path);
-			return ST_SKIP;
-		}
-		if (waited > timeout_s * 1000) {
-			errno = ETIMEDOUT;
-			setup_error("FIEMAP neither parked nor finished");
-		}
-		sleep_ms(10);
+	if (!wait_parked(&c, timeout_s)) {
+		join_fiemap(&c, mapper);
+		printf("%s: front: this kernel has no vmcheck delay hook\n", prog);
+		free_map(c.fm);
+		close(fd);
+		unlink(path);
+		return ST_SKIP;
 	}
-
-	/* Parked at the first item: settle the data in front of
-	 * fm_start.  A kernel that holds that range locked makes the
-	 * writeback wait: give up waiting after a while and let FIEMAP go. */
-	s.fd = fd;
-	s.done = false;
-	if (pthread_create(&settler, NULL, run_settle, &s) != 0)
-		setup_error("pthread_create");
-	for (waited = 0; !s.done && waited < 10000; waited += 10)
-		sleep_ms(10);
-	if (syscall(SYS_tgkill, getpid(), c.tid, SIGUSR1) != 0)
-		setup_error("tgkill");
-	join_fiemap(&c, mapper);
-	pthread_join(settler, NULL);
+	/* Parked at the first item: settle the data in front of fm_start. */
+	waited = settle_parked(&c, mapper, fd, FRONT_P_OFF, FRONT_H_LEN);
 
 	if (verbose)
 		print_map("FIEMAP parked at the first item", c.fm);
@@ -471,7 +492,7 @@ static int front_once(const char *dir, int rep, int timeout_s)
 	}
 	printf("%s: front rep %d: %s%s%s\n", prog, rep,
 	       status == ST_OK ? "map correct" : "WRONG: ", reason,
-	       waited >= 10000 ? " (writeback waited for FIEMAP)" : "");
+	       waited ? " (writeback waited for FIEMAP)" : "");
 
 	free_map(c.fm);
 	close(fd);
@@ -492,22 +513,6 @@ static int front_once(const char *dir, int rep, int timeout_s)
 #define RESUME_BLOCKS  (RESUME_P_LEN / RESUME_STRIDE)
 #define RESUME_SIZE    (20 * MiB)   /* > 16 MiB: reclaim drops extent maps */
 
-/* run_settle_p: as run_settle, for the whole preallocated extent. */
-static void *run_settle_p(void *arg)
-{
-	struct settle *s = arg;
-
-	if (sync_file_range(s->fd, RESUME_P_OFF, RESUME_P_LEN,
-			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-			    SYNC_FILE_RANGE_WAIT_AFTER) != 0)
-		setup_error("sync_file_range");
-	if (syncfs(s->fd) != 0)
-		setup_error("syncfs");
-	reclaim_range(s->fd, RESUME_P_OFF, RESUME_P_LEN);
-	s->done = true;
-	return NULL;
-}
-
 /* rename_task: set the name of thread TID of this process. */
 static void rename_task(pid_t tid, const char *name)
 {
@@ -523,9 +528,9 @@ static void rename_task(pid_t tid, const char *name)
 static int resume_once(const char *dir, int rep, int timeout_s)
 {
 	char path[4096], reason[200] = "";
-	int fd, uffd, status = ST_OK, waited;
-	pthread_t mapper, settler;
-	struct settle s;
+	int fd, uffd, status = ST_OK;
+	pthread_t mapper;
+	bool waited;
 	struct call c;
 
 	fd = create(dir, "resume", rep, path, sizeof(path));
@@ -547,35 +552,18 @@ static int resume_once(const char *dir, int rep, int timeout_s)
 	wait_fault(uffd, timeout_s, "FIEMAP");
 	rename_task(c.tid, "fiemap-park");
 	resolve_fault(uffd, c.fm->fm_extents);
-	for (waited = 0; !task_named(c.tid, "fiemap-parked"); waited += 10) {
-		if (c.done) {
-			join_fiemap(&c, mapper);
-			printf("%s: resume: this kernel has no vmcheck delay hook\n", prog);
-			free_map(c.fm);
-			close(uffd);
-			close(fd);
-			unlink(path);
-			return ST_SKIP;
-		}
-		if (waited > timeout_s * 1000) {
-			errno = ETIMEDOUT;
-			setup_error("FIEMAP neither parked nor finished");
-		}
-		sleep_ms(10);
+	if (!wait_parked(&c, timeout_s)) {
+		join_fiemap(&c, mapper);
+		printf("%s: resume: this kernel has no vmcheck delay hook\n", prog);
+		free_map(c.fm);
+		close(uffd);
+		close(fd);
+		unlink(path);
+		return ST_SKIP;
 	}
-
 	/* Parked at the first item of the second pass: settle all the data
-	 * in the preallocated extent, as front does. */
-	s.fd = fd;
-	s.done = false;
-	if (pthread_create(&settler, NULL, run_settle_p, &s) != 0)
-		setup_error("pthread_create");
-	for (waited = 0; !s.done && waited < 10000; waited += 10)
-		sleep_ms(10);
-	if (syscall(SYS_tgkill, getpid(), c.tid, SIGUSR1) != 0)
-		setup_error("tgkill");
-	join_fiemap(&c, mapper);
-	pthread_join(settler, NULL);
+	 * in the preallocated extent. */
+	waited = settle_parked(&c, mapper, fd, RESUME_P_OFF, RESUME_P_LEN);
 
 	if (verbose)
 		print_map("FIEMAP parked at the first item of its second pass", c.fm);
@@ -606,7 +594,7 @@ static int resume_once(const char *dir, int rep, int timeout_s)
 	printf("%s: resume rep %d: %s%s (%u extents)%s\n", prog, rep,
 	       status == ST_OK ? "map correct" : "WRONG: ", reason,
 	       c.fm->fm_mapped_extents,
-	       waited >= 10000 ? " (writeback waited for FIEMAP)" : "");
+	       waited ? " (writeback waited for FIEMAP)" : "");
 
 	free_map(c.fm);
 	close(uffd);
