@@ -51,6 +51,8 @@ struct copy_options
   bool default_modes;   /* --no-preserve=mode: new files get 0666 and
                            directories 0777, less the umask, as cp does */
   bool recursive;
+  bool one_file_system; /* -x: a directory on another filesystem than
+                           the one holding it is made, not filled */
   bool force;           /* replace a destination we may not write to */
   bool remove_destination;  /* replace each existing DEST, whatever it
                                is, by a new file: never write into it

@@ -487,6 +487,12 @@ enter_directory (struct walk *w, FTS *fts, FTSENT *e, char const *dst,
       e->fts_number = 0;
       fts_set (fts, e, FTS_SKIP);
     }
+  else if (w->x->one_file_system && e->fts_level > FTS_ROOTLEVEL
+           && e->fts_statp->st_dev != e->fts_parent->fts_statp->st_dev)
+    /* -x, as cp: a mount point is copied as a directory, empty, with
+       its attributes; its postorder visit finishes it.  An operand is
+       filled wherever it is.  */
+    fts_set (fts, e, FTS_SKIP);
   return ok;
 }
 

@@ -92,8 +92,7 @@ static struct option const long_options[] =
 static char const *const unsupported_short[][2] =
 {
   { "b", "backup" }, { "c", "preserve=context" }, { "l", "link" },
-  { "S", "suffix" }, { "s", "symbolic-link" }, { "x", "one-file-system" },
-  { "Z", "context" }
+  { "S", "suffix" }, { "s", "symbolic-link" }, { "Z", "context" }
 };
 
 static char const *const sparse_args[] = { "auto", "always", "never", NULL };
@@ -192,6 +191,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  than the destination file or when the\n\
                                  destination file is missing\n\
   -v, --verbose                explain what is being done\n\
+  -x, --one-file-system        stay on this file system\n\
 ", stdout);
   fputs ("\
 \n\
@@ -221,7 +221,7 @@ sparsecp's own options:\n\
       --version        output version information and exit\n\
 \n\
 cp's options that are refused: -b/--backup, -c, -l/--link, -s/--symbolic-link,\n\
--S/--suffix, -x/--one-file-system, -Z/--context, --attributes-only,\n\
+-S/--suffix, -Z/--context, --attributes-only,\n\
 --copy-contents, --keep-directory-symlink, --parents, and\n\
 --preserve=context.\n\
 ", stdout);
@@ -560,6 +560,9 @@ main (int argc, char **argv)
       case 'v':
         x.verbose = true;
         break;
+      case 'x':
+        x.one_file_system = true;
+        break;
       case DEBUG_OPTION:
         x.debug = true;
         break;
@@ -587,7 +590,7 @@ main (int argc, char **argv)
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
-      case 'b': case 'c': case 'l': case 'S': case 's': case 'x': case 'Z':
+      case 'b': case 'c': case 'l': case 'S': case 's': case 'Z':
       case UNSUPPORTED_OPTION:
         refuse_option (c, long_index);
       default:

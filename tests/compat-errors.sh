@@ -152,9 +152,6 @@ done <<'EOF'
 --backup=numbered backup
 -S.orig suffix
 --suffix=.orig suffix
--x one-file-system
--rx one-file-system
---one-file-system one-file-system
 --parents parents
 --attributes-only attributes-only
 --copy-contents copy-contents

@@ -9,6 +9,7 @@ Exit ()
 {
   set +e
   cd /
+  unmount_
   chmod -R u+rwx "$test_dir" 2>/dev/null
   rm -rf "$test_dir"
   exit "$1"

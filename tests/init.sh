@@ -12,11 +12,13 @@ BLK=4096
 skip_ () { echo "SKIP: $*"; Exit 77; }
 framework_failure_ () { echo "FRAMEWORK FAILURE: $*" >&2; Exit 99; }
 fail_ () { echo "FAIL: $*" >&2; fail=1; }
+# The test's mounts, under $test_dir, in the order they are unmounted.
+unmount_ () { for m_ in ${mounted-}; do umount "$test_dir/$m_"; done; }
 Exit ()
 {
   set +e
   cd /
-  test -z "${mounted-}" || umount "$test_dir/$mounted"
+  unmount_
   rm -rf "$test_dir"
   exit "$1"
 }

@@ -70,6 +70,7 @@ shell_tests = \
   tests/stats.sh \
   tests/acl.sh \
   tests/compat-tree.sh \
+  tests/compat-xdev.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
   tests/compat-same.sh \
