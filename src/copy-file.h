@@ -26,6 +26,9 @@ struct dst_state
   bool replace;       /* replace it even if it is a device or FIFO,
                          rather than write into it */
   struct stat st;     /* when it exists: the status of what it names */
+  char *backup;       /* -b: the name, relative to DIRFD, that the DST
+                         replaced keeps as its backup, or NULL */
+  enum backup_type backup_type;
 };
 
 /* Copy the contents of SRC, which is not a directory and whose status

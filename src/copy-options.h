@@ -4,6 +4,7 @@
 #define SPARSECP_COPY_OPTIONS_H
 
 #include "system.h"
+#include "backupfile.h"
 
 /* Which symbolic links in a source are followed (cp's -P, -H, -L).  */
 enum dereference
@@ -46,6 +47,7 @@ struct copy_options
   enum reflink_mode reflink;
   enum dereference deref;
   enum overwrite overwrite;
+  enum backup_type backup;  /* -b: keep each DEST replaced, so named */
   struct preserve_set preserve;
   bool require_xattr;   /* asked for by name, so failures are errors */
   bool default_modes;   /* --no-preserve=mode: new files get 0666 and

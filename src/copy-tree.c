@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "copy-file.h"
 #include "created.h"
 #include "dst-dir.h"
@@ -97,15 +98,26 @@ copy_name (struct walk const *w, FTSENT const *e)
   return name;
 }
 
-/* -v: say what is copied where, as cp does.  */
+/* -v: say what is copied where, as cp does, and the name of DST's
+   backup, BACKUP (relative to DST's directory), if it gets one.  */
 static void
-say_copied (struct copy_options const *x, char const *src, char const *dst)
+say_copied (struct copy_options const *x, char const *src, char const *dst,
+            char const *backup)
 {
-  if (x->verbose)
+  if (!x->verbose)
+    return;
+  progress_clear ();
+  printf ("%s -> %s", quoteaf_n (0, src), quoteaf_n (1, dst));
+  if (backup)
     {
-      progress_clear ();
-      printf ("%s -> %s\n", quoteaf_n (0, src), quoteaf_n (1, dst));
+      char const *base = last_component (backup);
+      size_t dirlen = last_component (dst) - dst;
+      char *name = xmalloc (dirlen + strlen (base) + 1);
+      strcpy (mempcpy (name, dst, dirlen), base);
+      printf (" (backup: %s)", quoteaf (name));
+      free (name);
     }
+  putchar ('\n');
 }
 
 /* Whether DIR, or a directory above it, is the directory *ST.  */
@@ -235,7 +247,7 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
           error (0, errno, "cannot create directory %s", quoteaf (dst));
           return false;
         }
-      say_copied (x, e->fts_path, dst);
+      say_copied (x, e->fts_path, dst, NULL);
       summary_made (SUM_DIRECTORY);
       e->fts_number = DIR_FINISH | DIR_NEW;
       follow = false;
@@ -345,13 +357,14 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
       d->exists = false;
       d->absent = true;
     }
-  else if (!as_file || !S_ISLNK (lst->st_mode) || x->remove_destination)
+  else if (!as_file || !S_ISLNK (lst->st_mode) || x->remove_destination
+           || x->backup != no_backups)
     {
-      /* --remove-destination replaces a symlink DEST itself, as cp
-         removes it, and a device or FIFO too, rather than write into
-         it.  */
+      /* --remove-destination and -b replace a symlink DEST itself, as
+         cp removes it or moves it aside, and a device or FIFO too,
+         rather than write into it.  */
       d->st = *lst;
-      d->replace = x->remove_destination;
+      d->replace = x->remove_destination || x->backup != no_backups;
     }
   else
     {
@@ -427,7 +440,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
       n.link_to = earlier_copy (st);
       if (!n.link_to)
         remember_copy (st, dst);
-      else if (!make_replacing (x, src, dst, at, &n, d.absent))
+      else if (!make_replacing (x, src, dst, &d, &n))
         return false;
       return true;
     }
@@ -436,24 +449,36 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   if (v == DO_FAIL)
     return false;
   d.as_new = v == DO_REPLACE_AS_NEW;
+  if (d.as_new && x->backup != no_backups)
+    {
+      d.backup_type = x->backup;
+      d.backup = backup_name (d.dirfd, d.entry, x->backup);
+      if (!d.backup)
+        {
+          error (0, errno, "cannot backup %s", quoteaf (dst));
+          return false;
+        }
+    }
 
   n.link_to = hard_links ? earlier_copy (st) : NULL;
-  say_copied (x, src, dst);
+  say_copied (x, src, dst, d.backup);
 
   bool ok;
   if (n.link_to)
     {
-      ok = make_replacing (x, src, dst, at, &n, d.absent);
+      ok = make_replacing (x, src, dst, &d, &n);
       if (ok)
         summary_made (SUM_HARD_LINK);
       if (ok && operand)
         record_made (at, operand);
+      free (d.backup);
       return ok;
     }
   if (as_file)
     ok = copy_file (src, st, dst, &d, x);
   else
-    ok = copy_node (x, src, dst, at, &n, d.absent);
+    ok = copy_node (x, src, dst, &d, &n);
+  free (d.backup);
   /* A regular file copied below an operand, not through a symlink, is
      nothing record_made keeps: spare each small file the lstat.  */
   if (ok && (operand || !as_file || d.is_link))

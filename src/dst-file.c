@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "replace.h"
 #include "canonicalize.h"
 #include "dirname.h"
@@ -165,8 +166,10 @@ dst_file_commit (struct dst_file *f, struct dst_state const *d)
   if (f->temp)
     {
       /* Where nothing had the name, nothing is replaced.  */
-      if (ok && (d->absent ? temp_commit_new (f->temp, f->target)
-                           : temp_commit (f->temp, f->target)) != 0)
+      if (ok && d->backup)
+        ok = backup_commit (f->temp, d, f->dst);
+      else if (ok && (d->absent ? temp_commit_new (f->temp, f->target)
+                                : temp_commit (f->temp, f->target)) != 0)
         {
           error (0, errno, d->absent ? "cannot create regular file %s"
                                      : "cannot replace %s", quoteaf (f->dst));

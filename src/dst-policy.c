@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "created.h"
 #include "progress.h"
 #include "dirname.h"
@@ -56,8 +57,9 @@ same_file_ok (struct copy_options const *x, char const *src,
         {
           if (same_name (src, dst))
             return false;
-          /* Hard links to one symlink: copying is a no-op.  */
-          *nothing_to_do = same;
+          /* Hard links to one symlink: copying is a no-op, but for the
+             backup.  */
+          *nothing_to_do = same && x->backup == no_backups;
           return true;
         }
     }
@@ -69,6 +71,17 @@ same_file_ok (struct copy_options const *x, char const *src,
         return true;
       src_l = &src_tmp;
       dst_l = &dst_tmp;
+    }
+
+  /* A backup keeps DEST's data, so only one entry under two names is
+     refused; and a symlink followed to a file whose backup would leave
+     it dangling.  */
+  if (x->backup != no_backups)
+    {
+      if (!SAME_INODE (*src_l, *dst_l))
+        return !(x->deref != DEREF_NEVER && S_ISLNK (src_l->st_mode)
+                 && !S_ISLNK (dst_l->st_mode));
+      return !same_name (src, dst);
     }
 
   /* --remove-destination: cp removes DEST before it opens it, so a
@@ -151,7 +164,7 @@ judge_existing (struct copy_options const *x, char const *src,
     }
   /* rm -rf a b c; mkdir a b c; touch a/f b/f; cp a/f b/f c: the second
      copy would leave nothing of the first.  */
-  if (operand && created_here (dst_st))
+  if (operand && x->backup != numbered_backups && created_here (dst_st))
     {
       error (0, 0, "will not overwrite just-created %s with %s",
              quoteaf_n (0, dst), quoteaf_n (1, src));
@@ -161,6 +174,18 @@ judge_existing (struct copy_options const *x, char const *src,
      gets a new file's attributes; here it is renamed over DEST once
      complete.  */
   if (x->remove_destination)
+    return DO_REPLACE_AS_NEW;
+  /* A backup of SRC's own backup would be SRC itself.  */
+  if (x->backup != no_backups && x->backup != numbered_backups
+      && backup_is_source (src, st, at))
+    {
+      error (0, 0, "backing up %s might destroy source;  %s not copied",
+             quoteaf_n (0, dst), quoteaf_n (1, src));
+      return DO_FAIL;
+    }
+  /* -b: cp moves DEST aside and makes a new file; here the backup is
+     made when the new file is renamed over DEST.  */
+  if (x->backup != no_backups)
     return DO_REPLACE_AS_NEW;
   /* cp cannot open a file it may not write, and says so unless -f lets
      it remove the file first.  A rename would not notice: ask.  */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "preserve.h"
 #include "replace.h"
 #include "summary.h"
@@ -53,9 +54,11 @@ make_node (char const *name, void *v)
 
 bool
 make_replacing (struct copy_options const *x, char const *src,
-                char const *dst, char const *at, struct node_spec const *n,
-                bool only_new)
+                char const *dst, struct dst_state const *d,
+                struct node_spec const *n)
 {
+  char const *at = d->path;
+  bool only_new = d->absent;
   /* A hard link already in place: renaming a link over another link
      to the same file would do nothing and leave the temporary behind.  */
   struct stat a, b;
@@ -82,8 +85,10 @@ make_replacing (struct copy_options const *x, char const *src,
       struct attr_target t = { dst, temp, -1 };
       ok = set_attributes (&t, src, -1, n->st, mode, x);
     }
-  if (ok && (only_new ? temp_commit_new (temp, at)
-                      : temp_commit (temp, at)) != 0)
+  if (ok && d->backup)
+    ok = backup_commit (temp, d, dst);
+  else if (ok && (only_new ? temp_commit_new (temp, at)
+                           : temp_commit (temp, at)) != 0)
     {
       if (only_new)
         error (0, errno, "cannot create %s %s", what, quoteaf (dst));
@@ -99,11 +104,11 @@ make_replacing (struct copy_options const *x, char const *src,
 
 bool
 copy_node (struct copy_options const *x, char const *src, char const *dst,
-           char const *at, struct node_spec *n, bool absent)
+           struct dst_state const *d, struct node_spec *n)
 {
   if (!S_ISLNK (n->st->st_mode))
     {
-      bool ok = make_replacing (x, src, dst, at, n, absent);
+      bool ok = make_replacing (x, src, dst, d, n);
       if (ok)
         summary_made (SUM_SPECIAL);
       return ok;
@@ -115,7 +120,7 @@ copy_node (struct copy_options const *x, char const *src, char const *dst,
       return false;
     }
   n->link_target = target;
-  bool ok = make_replacing (x, src, dst, at, n, absent);
+  bool ok = make_replacing (x, src, dst, d, n);
   n->link_target = NULL;
   free (target);
   if (ok)

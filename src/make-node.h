@@ -6,6 +6,7 @@
 #define SPARSECP_MAKE_NODE_H
 
 #include "system.h"
+#include "copy-file.h"
 #include "copy-options.h"
 
 #include <sys/stat.h>
@@ -18,19 +19,19 @@ struct node_spec
   char const *link_to;       /* for a hard link: the earlier copy */
 };
 
-/* Make DST, reached as AT, anew as a hard link, symlink or special file
-   as N says, with the attributes of SRC, and put it in place of any
-   earlier DST; with ONLY_NEW (nothing had the name when looked for),
-   fail with EEXIST where something has it now, as cp's symlink or
-   mknod does.  */
+/* Make DST, which is as *D says, anew as a hard link, symlink or
+   special file as N says, with the attributes of SRC, and put it in
+   place of any earlier DST, kept as d->backup if set; where nothing had
+   the name when looked for (d->absent), fail with EEXIST where
+   something has it now, as cp's symlink or mknod does.  */
 bool make_replacing (struct copy_options const *x, char const *src,
-                     char const *dst, char const *at,
-                     struct node_spec const *n, bool only_new);
+                     char const *dst, struct dst_state const *d,
+                     struct node_spec const *n);
 
-/* Make DST, reached as AT, a copy of SRC, the symlink or special file
-   N describes, in place of what is there (nothing if ABSENT).  */
+/* Make DST, which is as *D says, a copy of SRC, the symlink or special
+   file N describes, in place of what is there.  */
 bool copy_node (struct copy_options const *x, char const *src,
-                char const *dst, char const *at, struct node_spec *n,
-                bool absent);
+                char const *dst, struct dst_state const *d,
+                struct node_spec *n);
 
 #endif

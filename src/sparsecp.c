@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "argmatch.h"
+#include "backup.h"
 #include "closeout.h"
 #include "copy-tree.h"
 #include "dirname.h"
@@ -91,8 +92,8 @@ static struct option const long_options[] =
 /* cp's short options sparsecp refuses, with their long names.  */
 static char const *const unsupported_short[][2] =
 {
-  { "b", "backup" }, { "c", "preserve=context" }, { "l", "link" },
-  { "S", "suffix" }, { "s", "symbolic-link" }, { "Z", "context" }
+  { "c", "preserve=context" }, { "l", "link" }, { "s", "symbolic-link" },
+  { "Z", "context" }
 };
 
 static char const *const sparse_args[] = { "auto", "always", "never", NULL };
@@ -157,6 +158,8 @@ holes without ever turning data into zeros.\n\
 \n\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -a, --archive                same as -dR --preserve=all\n\
+      --backup[=CONTROL]       make a backup of each existing destination file\n\
+  -b                           like --backup but does not accept an argument\n\
   -d                           same as --no-dereference --preserve=links\n\
   -f, --force                  replace an existing destination file that\n\
                                  cannot be written to\n\
@@ -173,6 +176,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  xattr, all\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
   -R, -r, --recursive          copy directories recursively\n\
+  -S, --suffix=SUFFIX          override the usual backup suffix\n\
       --remove-destination     replace each existing destination file by a\n\
                                  new one, as if removed first (see below)\n\
       --reflink[=WHEN]         control clone/CoW copies: auto (the default)\n\
@@ -220,10 +224,24 @@ sparsecp's own options:\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
 \n\
-cp's options that are refused: -b/--backup, -c, -l/--link, -s/--symbolic-link,\n\
--S/--suffix, -Z/--context, --attributes-only,\n\
---copy-contents, --keep-directory-symlink, --parents, and\n\
---preserve=context.\n\
+cp's options that are refused: -c, -l/--link, -s/--symbolic-link,\n\
+-Z/--context, --attributes-only, --copy-contents, --keep-directory-symlink,\n\
+--parents, and --preserve=context.\n\
+\n\
+The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
+The version control method may be selected via the --backup option or through\n\
+the VERSION_CONTROL environment variable.  Here are the values:\n\
+\n\
+  none, off       never make backups (even if --backup is given)\n\
+  numbered, t     make numbered backups\n\
+  existing, nil   numbered if numbered backups exist, simple otherwise\n\
+  simple, never   always make simple backups\n\
+\n\
+As a special case, with --force and --backup, a SOURCE that is DEST, an\n\
+existing regular file, is copied to its backup's name.  A backup is made\n\
+when the new DEST is complete: the old DEST is given a second name, the new\n\
+one renamed over it, and the second name then becomes the backup's, so a\n\
+failed copy leaves DEST, and no backup, where they were.\n\
 ", stdout);
   fputs ("\
 \n\
@@ -380,6 +398,9 @@ seen_before (char const *src, struct copy_options const *x)
     return false;
   free (id->base);
   free (id);
+  /* With backups, the second copy of a file backs up the first.  */
+  if (x->backup != no_backups && !S_ISDIR (st.st_mode))
+    return false;
   error (0, 0, "warning: source %s %s specified more than once",
          S_ISDIR (st.st_mode) ? "directory" : "file", quoteaf (src));
   return true;
@@ -446,6 +467,30 @@ decide_target (int n, char **file, char const *target_dir, bool no_target,
   return is_dir ? last : NULL;
 }
 
+/* Copy SRC to DST; but with -f and -b, a SRC that is DST, an existing
+   regular file, to the name of DST's backup, without a backup, as cp
+   does.  */
+static bool
+copy_pair (char const *src, char const *dst,
+                struct copy_options const *x)
+{
+  struct stat st;
+  if (!x->force || x->backup == no_backups || strcmp (src, dst) != 0
+      || stat (dst, &st) != 0 || !S_ISREG (st.st_mode))
+    return copy_operand (src, dst, x);
+  char *backup = backup_name (AT_FDCWD, dst, x->backup);
+  if (!backup)
+    {
+      error (0, errno, "cannot backup %s", quoteaf (dst));
+      return false;
+    }
+  struct copy_options plain = *x;
+  plain.backup = no_backups;
+  bool ok = copy_operand (src, backup, &plain);
+  free (backup);
+  return ok;
+}
+
 /* Copy the N sources FILE[0..N) into TARGET_DIR, or FILE[0] to FILE[1]
    when it is NULL; with STRIP (--strip-trailing-slashes), remove the
    trailing slashes of each source copied into TARGET_DIR, as cp does
@@ -459,7 +504,7 @@ copy_operands (int n, char **file, char const *target_dir, bool strip,
     {
       if (!target_dir)
         {
-          ok &= copy_operand (file[i], file[n], x);
+          ok &= copy_pair (file[i], file[n], x);
           continue;
         }
       if (strip)
@@ -482,6 +527,8 @@ main (int argc, char **argv)
   bool deref_set = false, no_target = false, json = false, strip = false;
   enum progress_when progress = PROGRESS_NEVER;
   char const *target_dir = NULL;
+  bool backups = false;
+  char const *version = NULL, *suffix = NULL;
   int c, long_index;
 
   set_program_name (argv[0]);
@@ -497,6 +544,11 @@ main (int argc, char **argv)
         x.deref = DEREF_NEVER, deref_set = true;
         x.recursive = true;
         decode_attributes ("--preserve", "all", true, &x);
+        break;
+      case 'b':
+        backups = true;
+        if (optarg)
+          version = optarg;
         break;
       case 'd':
         x.deref = DEREF_NEVER, deref_set = true;
@@ -546,6 +598,10 @@ main (int argc, char **argv)
                                          reflink_vals)
                      : REFLINK_ALWAYS);
         break;
+      case 'S':
+        backups = true;
+        suffix = optarg;
+        break;
       case 't':
         if (target_dir)
           error (EXIT_FAILURE, 0, "multiple target directories specified");
@@ -590,7 +646,7 @@ main (int argc, char **argv)
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
-      case 'b': case 'c': case 'l': case 'S': case 's': case 'Z':
+      case 'c': case 'l': case 's': case 'Z':
       case UNSUPPORTED_OPTION:
         refuse_option (c, long_index);
       default:
@@ -599,6 +655,13 @@ main (int argc, char **argv)
 
   if (!deref_set)
     x.deref = x.recursive ? DEREF_NEVER : DEREF_ALWAYS;
+  if (backups && x.overwrite == OVERWRITE_NO)
+    {
+      error (0, 0, "options --backup and --no-clobber are mutually exclusive");
+      usage (EXIT_FAILURE);
+    }
+  x.backup = backups ? xget_version ("backup type", version) : no_backups;
+  set_simple_backup_suffix (suffix);
   if (x.reflink == REFLINK_ALWAYS && x.sparse != SPARSE_AUTO)
     {
       error (0, 0, "--reflink can be used only with --sparse=auto");

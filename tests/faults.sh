@@ -30,7 +30,7 @@ while read -r name fault call times arg path opts outcome msg; do
   test -n "$msg" || framework_failure_ "$name: no message to check"
   test "$arg" = - && arg=
   echo "old contents" >dst
-  rm -f log
+  rm -f log dst~
   # Rows named pipe-* copy src.img from a pipe, read with read(); rows
   # named gap-* and late-* copy gap.img and late.img instead; gap.img's
   # small holes look cached (read by the copy) except for gap-cold-*
@@ -54,6 +54,10 @@ while read -r name fault call times arg path opts outcome msg; do
       test $status = 0 || { fail_ "$name: exit $status, not 0"; cat err >&2; }
       cmp $img dst >/dev/null 2>&1 \
         || fail_ "$name: the copy differs from the source"
+      case " $opts " in
+        *" -b "*) echo "old contents" | cmp - dst~ >/dev/null 2>&1 \
+                    || fail_ "$name: dst~ is not the old destination";;
+      esac
       rest=$msg
       while test -n "$rest"; do
         said=${rest%% && *}
@@ -66,7 +70,8 @@ while read -r name fault call times arg path opts outcome msg; do
       grep -F -- "sparsecp: $msg" err >/dev/null \
         || { fail_ "$name: did not say: $msg"; cat err >&2; }
       echo "old contents" | cmp - dst >/dev/null 2>&1 \
-        || fail_ "$name: the old destination was not kept";;
+        || fail_ "$name: the old destination was not kept"
+      test ! -e dst~ || fail_ "$name: a backup was made of a failed copy";;
     *) framework_failure_ "$name: bad outcome $outcome";;
   esac
   ls -a | grep '^\.sparsecp-' >/dev/null \

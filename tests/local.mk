@@ -71,6 +71,7 @@ shell_tests = \
   tests/acl.sh \
   tests/compat-tree.sh \
   tests/compat-xdev.sh \
+  tests/compat-backup.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
   tests/compat-same.sh \
