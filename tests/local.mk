@@ -57,6 +57,7 @@ shell_tests = \
   tests/new-dest-replace.sh \
   tests/new-dest-race.sh \
   tests/new-dest-mode.sh \
+  tests/backup-race.sh \
   tests/tmpfs.sh \
   tests/big.sh \
   tests/memory.sh \
