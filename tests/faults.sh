@@ -34,9 +34,11 @@ while read -r name fault call times arg path opts outcome msg; do
   # Rows named pipe-* copy src.img from a pipe, read with read(); rows
   # named gap-* and late-* copy gap.img and late.img instead; gap.img's
   # small holes look cached (read by the copy) except for gap-cold-*
-  # rows (confirmed by SEEK_DATA).
-  img=src.img cache=
+  # rows (confirmed by SEEK_DATA); rows named named-* run without
+  # O_TMPFILE, so the copy has its .sparsecp-* name from the start.
+  img=src.img cache= notmp=
   case $name in
+    named-*) notmp=1;;
     gap-cold-*) img=gap.img cache=uncached;;
     gap-*) img=gap.img cache=cached;;
     late-*) img=late.img;;
@@ -45,7 +47,7 @@ while read -r name fault call times arg path opts outcome msg; do
   case $name in pipe-*) src=/dev/stdin;; esac
   cat $img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
     FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
-    ${cache:+FAULT_MINCORE=$cache} \
+    ${cache:+FAULT_MINCORE=$cache} ${notmp:+FAULT_NO_TMPFILE=1} \
     LD_PRELOAD="$preload" sparsecp $opts $src dst 2>err
   status=$?
   test -s log || fail_ "$name: the fault was never injected"
