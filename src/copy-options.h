@@ -53,6 +53,8 @@ struct copy_options
   bool default_modes;   /* --no-preserve=mode: new files get 0666 and
                            directories 0777, less the umask, as cp does */
   bool recursive;
+  bool hard_link;       /* -l: link each file rather than copy it */
+  bool symbolic_link;   /* -s: a symlink to each file rather than a copy */
   bool one_file_system; /* -x: a directory on another filesystem than
                            the one holding it is made, not filled */
   bool force;           /* replace a destination we may not write to */

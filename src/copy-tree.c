@@ -330,6 +330,15 @@ record_made (char const *dst, bool operand)
     created_add (&st);
 }
 
+/* Whether the copy puts a new file in place of an existing DST, never
+   writing into or through it.  */
+static bool
+replaces_dst (struct copy_options const *x)
+{
+  return (x->remove_destination || x->backup != no_backups
+          || x->hard_link || x->symbolic_link);
+}
+
 /* Look at DST, reached as AT, where entry E is to be copied, as cp
    does: *D is what is there, *LST what lstat said.  AS_FILE: the copy
    writes data, so a symlink DST is followed.  Return the verdict.  */
@@ -357,14 +366,13 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
       d->exists = false;
       d->absent = true;
     }
-  else if (!as_file || !S_ISLNK (lst->st_mode) || x->remove_destination
-           || x->backup != no_backups)
+  else if (!as_file || !S_ISLNK (lst->st_mode) || replaces_dst (x))
     {
       /* --remove-destination and -b replace a symlink DEST itself, as
          cp removes it or moves it aside, and a device or FIFO too,
-         rather than write into it.  */
+         rather than write into it; -l and -s make a link in its place.  */
       d->st = *lst;
-      d->replace = x->remove_destination || x->backup != no_backups;
+      d->replace = replaces_dst (x);
     }
   else
     {
@@ -407,6 +415,64 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
       return DO_FAIL;
     }
   return v;
+}
+
+/* Whether DST, as *D says, is named in the working directory, where a
+   symlink to a relative name leads where that name does.  */
+static bool
+in_working_dir (struct dst_state const *d)
+{
+  char *parent = dir_name (d->entry);
+  struct stat dot, st;
+  bool in = ((d->dirfd == AT_FDCWD && strcmp (parent, ".") == 0)
+             || stat (".", &dot) != 0
+             || fstatat (d->dirfd, parent, &st, 0) != 0
+             || SAME_INODE (dot, st));
+  free (parent);
+  return in;
+}
+
+/* -l or -s: make DST, as *D says, a hard link to entry E or a symlink
+   to its name, as cp does: an existing DST is replaced only with -f
+   (and -i, for -l) or once backed up.  */
+static bool
+link_entry (struct copy_options const *x, FTSENT const *e, char const *dst,
+            struct dst_state const *d)
+{
+  char const *src = e->fts_path;
+  bool operand = e->fts_level == FTS_ROOTLEVEL;
+  if (x->symbolic_link && src[0] != '/' && !in_working_dir (d))
+    {
+      error (0, 0, "%s: can make relative symbolic links only in current "
+             "directory", quotearg_n_style_colon (0, shell_escape_quoting_style,
+                                                  dst));
+      return false;
+    }
+  if (d->exists && !d->backup && !x->force
+      && !(x->hard_link && x->overwrite == OVERWRITE_ASK))
+    {
+      error (0, EEXIST, (x->hard_link ? "cannot create hard link %s to %s"
+                         : "cannot create symbolic link %s to %s"),
+             quoteaf_n (0, dst), quoteaf_n (1, src));
+      return false;
+    }
+  struct node_spec n = { e->fts_statp, NULL, NULL, false, false };
+  if (x->hard_link)
+    {
+      n.link_to = src;
+      n.follow = (x->deref == DEREF_ALWAYS
+                  || (x->deref == DEREF_COMMAND_LINE && operand));
+    }
+  else
+    {
+      n.link_target = src;
+      n.to_source = true;
+    }
+  if (!make_replacing (x, src, dst, d, &n))
+    return false;
+  summary_made (x->hard_link ? SUM_HARD_LINK : SUM_SYMLINK);
+  record_made (d->path, operand);
+  return true;
 }
 
 /* Copy entry E, which is not a directory, to DST, reached as AT.  */
@@ -460,6 +526,13 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
         }
     }
 
+  if (x->hard_link || x->symbolic_link)
+    {
+      say_copied (x, src, dst, d.backup);
+      bool ok = link_entry (x, e, dst, &d);
+      free (d.backup);
+      return ok;
+    }
   n.link_to = hard_links ? earlier_copy (st) : NULL;
   say_copied (x, src, dst, d.backup);
 

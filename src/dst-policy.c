@@ -51,6 +51,12 @@ same_file_ok (struct copy_options const *x, char const *src,
   bool same = SAME_INODE (*st, *dst_st);
 
   *nothing_to_do = false;
+  /* -l onto a link of the source: already done.  */
+  if (same && x->hard_link)
+    {
+      *nothing_to_do = true;
+      return true;
+    }
   if (x->deref == DEREF_NEVER)
     {
       if (S_ISLNK (st->st_mode) && S_ISLNK (dst_st->st_mode))
@@ -93,8 +99,19 @@ same_file_ok (struct copy_options const *x, char const *src,
               && !same_name (src, dst))))
     return true;
 
-  if (!S_ISLNK (src_l->st_mode) && !S_ISLNK (dst_l->st_mode)
-      && !SAME_INODE (*src_l, *dst_l))
+  if (!S_ISLNK (src_l->st_mode) && !S_ISLNK (dst_l->st_mode))
+    {
+      if (!SAME_INODE (*src_l, *dst_l))
+        return true;
+      if (x->hard_link)
+        {
+          *nothing_to_do = true;
+          return true;
+        }
+    }
+
+  /* -s replaces a symlink DEST, whatever it names.  */
+  if (x->symbolic_link && S_ISLNK (dst_l->st_mode))
     return true;
 
   if (x->deref == DEREF_NEVER)
@@ -108,6 +125,13 @@ same_file_ok (struct copy_options const *x, char const *src,
         return true;
       if (!SAME_INODE (src_tmp, dst_tmp))
         return true;
+      /* -l of a symlink onto the file it names, or the other way: the
+         link replaces a symlink DEST, and is there already otherwise.  */
+      if (x->hard_link)
+        {
+          *nothing_to_do = !S_ISLNK (dst_l->st_mode);
+          return true;
+        }
     }
   return false;
 }

@@ -3,6 +3,7 @@
 
 #include "make-node.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -46,7 +47,8 @@ make_node (char const *name, void *v)
 {
   struct node_spec const *n = v;
   if (n->link_to)
-    return link (n->link_to, name);
+    return linkat (AT_FDCWD, n->link_to, AT_FDCWD, name,
+                   n->follow ? AT_SYMLINK_FOLLOW : 0);
   if (n->link_target)
     return symlink (n->link_target, name);
   return mknod (name, n->st->st_mode & (S_IFMT | 07777), n->st->st_rdev);
@@ -62,7 +64,8 @@ make_replacing (struct copy_options const *x, char const *src,
   /* A hard link already in place: renaming a link over another link
      to the same file would do nothing and leave the temporary behind.  */
   struct stat a, b;
-  if (n->link_to && lstat (at, &a) == 0 && lstat (n->link_to, &b) == 0
+  if (n->link_to && lstat (at, &a) == 0
+      && (n->follow ? stat (n->link_to, &b) : lstat (n->link_to, &b)) == 0
       && SAME_INODE (a, b))
     return true;
 
@@ -76,7 +79,17 @@ make_replacing (struct copy_options const *x, char const *src,
       return false;
     }
   bool ok = true;
-  if (!n->link_to)
+  if (n->to_source)
+    {
+      /* The symlink's own times, nothing that would follow it.  */
+      struct stat lst = *n->st;
+      lst.st_mode = S_IFLNK | 0777;
+      struct copy_options times_only = *x;
+      times_only.preserve.ownership = times_only.preserve.xattr = false;
+      struct attr_target t = { dst, temp, -1 };
+      ok = set_attributes (&t, src, -1, &lst, (mode_t) -1, &times_only);
+    }
+  else if (!n->link_to)
     {
       /* cp's default for a socket is 0777, as bind () makes it.  */
       mode_t plain = S_ISSOCK (n->st->st_mode) ? 0777 : 0666;

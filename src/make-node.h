@@ -16,7 +16,12 @@ struct node_spec
 {
   struct stat const *st;
   char const *link_target;   /* for a symlink */
-  char const *link_to;       /* for a hard link: the earlier copy */
+  char const *link_to;       /* for a hard link: the earlier copy, or
+                                with -l the source */
+  bool follow;               /* a hard link to what LINK_TO, a symlink,
+                                names (-l -L) */
+  bool to_source;            /* -s: a symlink to the file *ST is, which
+                                gets only its times, as cp gives it */
 };
 
 /* Make DST, which is as *D says, anew as a hard link, symlink or

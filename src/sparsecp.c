@@ -92,8 +92,7 @@ static struct option const long_options[] =
 /* cp's short options sparsecp refuses, with their long names.  */
 static char const *const unsupported_short[][2] =
 {
-  { "c", "preserve=context" }, { "l", "link" }, { "s", "symbolic-link" },
-  { "Z", "context" }
+  { "c", "preserve=context" }, { "Z", "context" }
 };
 
 static char const *const sparse_args[] = { "auto", "always", "never", NULL };
@@ -166,6 +165,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -i, --interactive            prompt before overwrite (overrides a previous\n\
                                  -n option)\n\
   -H                           follow command-line symbolic links in SOURCE\n\
+  -l, --link                   hard link files instead of copying\n\
   -L, --dereference            always follow symbolic links in SOURCE\n\
   -n, --no-clobber             do not overwrite an existing file (overrides\n\
                                  a previous -i option)\n\
@@ -176,6 +176,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  xattr, all\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
   -R, -r, --recursive          copy directories recursively\n\
+  -s, --symbolic-link          make symbolic links instead of copying\n\
   -S, --suffix=SUFFIX          override the usual backup suffix\n\
       --remove-destination     replace each existing destination file by a\n\
                                  new one, as if removed first (see below)\n\
@@ -224,9 +225,8 @@ sparsecp's own options:\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
 \n\
-cp's options that are refused: -c, -l/--link, -s/--symbolic-link,\n\
--Z/--context, --attributes-only, --copy-contents, --keep-directory-symlink,\n\
---parents, and --preserve=context.\n\
+cp's options that are refused: -c, -Z/--context, --attributes-only,\n\
+--copy-contents, --keep-directory-symlink, --parents, and --preserve=context.\n\
 \n\
 The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
 The version control method may be selected via the --backup option or through\n\
@@ -563,6 +563,9 @@ main (int argc, char **argv)
       case 'i':
         x.overwrite = OVERWRITE_ASK;
         break;
+      case 'l':
+        x.hard_link = true;
+        break;
       case 'L':
         x.deref = DEREF_ALWAYS, deref_set = true;
         break;
@@ -597,6 +600,9 @@ main (int argc, char **argv)
         x.reflink = (optarg ? XARGMATCH ("--reflink", optarg, reflink_args,
                                          reflink_vals)
                      : REFLINK_ALWAYS);
+        break;
+      case 's':
+        x.symbolic_link = true;
         break;
       case 'S':
         backups = true;
@@ -646,15 +652,21 @@ main (int argc, char **argv)
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
-      case 'c': case 'l': case 's': case 'Z':
+      case 'c': case 'Z':
       case UNSUPPORTED_OPTION:
         refuse_option (c, long_index);
       default:
         usage (EXIT_FAILURE);
       }
 
+  if (x.hard_link && x.symbolic_link)
+    {
+      error (0, 0, "cannot make both hard and symbolic links");
+      usage (EXIT_FAILURE);
+    }
+  /* -l without -P follows symlinks, even with -r, as cp does.  */
   if (!deref_set)
-    x.deref = x.recursive ? DEREF_NEVER : DEREF_ALWAYS;
+    x.deref = x.recursive && !x.hard_link ? DEREF_NEVER : DEREF_ALWAYS;
   if (backups && x.overwrite == OVERWRITE_NO)
     {
       error (0, 0, "options --backup and --no-clobber are mutually exclusive");

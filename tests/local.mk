@@ -73,6 +73,7 @@ shell_tests = \
   tests/compat-tree.sh \
   tests/compat-xdev.sh \
   tests/compat-backup.sh \
+  tests/compat-link.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
   tests/compat-same.sh \
