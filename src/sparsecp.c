@@ -18,6 +18,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "progname.h"
+#include "parents.h"
 #include "progress.h"
 #include "quotearg.h"
 #include "replace.h"
@@ -39,6 +40,7 @@ enum
   PRESERVE_OPTION,
   PROGRESS_OPTION,
   REFLINK_OPTION,
+  PARENTS_OPTION,
   REMOVE_DESTINATION_OPTION,
   SCAN_OPTION,
   SPARSE_OPTION,
@@ -80,7 +82,7 @@ static struct option const long_options[] =
   {"keep-directory-symlink", no_argument, NULL, UNSUPPORTED_OPTION},
   {"link", no_argument, NULL, 'l'},
   {"one-file-system", no_argument, NULL, 'x'},
-  {"parents", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"parents", no_argument, NULL, PARENTS_OPTION},
   {"remove-destination", no_argument, NULL, REMOVE_DESTINATION_OPTION},
   {"strip-trailing-slashes", no_argument, NULL,
    STRIP_TRAILING_SLASHES_OPTION},
@@ -170,6 +172,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -n, --no-clobber             do not overwrite an existing file (overrides\n\
                                  a previous -i option)\n\
   -P, --no-dereference         never follow symbolic links in SOURCE\n\
+      --parents                use full source file name under DIRECTORY\n\
   -p                           same as --preserve=mode,ownership,timestamps\n\
       --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
                                  mode,ownership,timestamps); also links,\n\
@@ -226,7 +229,7 @@ sparsecp's own options:\n\
       --version        output version information and exit\n\
 \n\
 cp's options that are refused: -c, -Z/--context, --attributes-only,\n\
---copy-contents, --keep-directory-symlink, --parents, and --preserve=context.\n\
+--copy-contents, --keep-directory-symlink, and --preserve=context.\n\
 \n\
 The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
 The version control method may be selected via the --backup option or through\n\
@@ -491,13 +494,35 @@ copy_pair (char const *src, char const *dst,
   return ok;
 }
 
+/* --parents: copy SRC to DIR/SRC, making the directories between, as
+   cp does.  */
+static bool
+copy_with_parents (char const *src, char const *dir,
+                   struct copy_options const *x)
+{
+  char *name = xstrdup (src), *in_dst;
+  strip_trailing_slashes (name);
+  char *dst = file_name_concat (dir, name, &in_dst);
+  free (name);
+  size_t offset = in_dst - dst;
+  struct parent_dir *made;
+  bool ok = parents_make (dst, offset, &made, x);
+  if (ok)
+    {
+      ok = copy_operand (src, dst, x);
+      ok &= parents_protect (dst, offset, made, x);
+    }
+  free (dst);
+  return ok;
+}
+
 /* Copy the N sources FILE[0..N) into TARGET_DIR, or FILE[0] to FILE[1]
    when it is NULL; with STRIP (--strip-trailing-slashes), remove the
    trailing slashes of each source copied into TARGET_DIR, as cp does
    (and only there).  Return whether every copy succeeded.  */
 static bool
 copy_operands (int n, char **file, char const *target_dir, bool strip,
-               struct copy_options const *x)
+               bool parents, struct copy_options const *x)
 {
   bool ok = true;
   for (int i = 0; i < n; i++)
@@ -511,6 +536,11 @@ copy_operands (int n, char **file, char const *target_dir, bool strip,
         strip_trailing_slashes (file[i]);
       if (n > 1 && seen_before (file[i], x))
         continue;
+      if (parents)
+        {
+          ok &= copy_with_parents (file[i], target_dir, x);
+          continue;
+        }
       char *dst = name_in_directory (target_dir, file[i]);
       ok &= copy_operand (file[i], dst, x);
       free (dst);
@@ -525,6 +555,7 @@ main (int argc, char **argv)
                             .reflink = REFLINK_AUTO,
                             .overwrite = OVERWRITE_YES };
   bool deref_set = false, no_target = false, json = false, strip = false;
+  bool parents = false;
   enum progress_when progress = PROGRESS_NEVER;
   char const *target_dir = NULL;
   bool backups = false;
@@ -637,6 +668,9 @@ main (int argc, char **argv)
       case STATS_OPTION:
         json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
         break;
+      case PARENTS_OPTION:
+        parents = true;
+        break;
       case REMOVE_DESTINATION_OPTION:
         x.remove_destination = true;
         break;
@@ -686,6 +720,11 @@ main (int argc, char **argv)
   int n_files;
   target_dir = decide_target (argc - optind, argv + optind, target_dir,
                               no_target, &n_files);
+  if (parents && !target_dir)
+    {
+      error (0, 0, "with --parents, the destination must be a directory");
+      usage (EXIT_FAILURE);
+    }
 
   x.umask = umask (0);
   umask (x.umask);
@@ -693,7 +732,8 @@ main (int argc, char **argv)
   summary_start ();
   progress_init (progress);
 
-  bool ok = copy_operands (n_files, argv + optind, target_dir, strip, &x);
+  bool ok = copy_operands (n_files, argv + optind, target_dir, strip,
+                           parents, &x);
 
   progress_finish ();
   if (x.debug)

@@ -74,6 +74,7 @@ shell_tests = \
   tests/compat-xdev.sh \
   tests/compat-backup.sh \
   tests/compat-link.sh \
+  tests/compat-parents.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
   tests/compat-same.sh \
