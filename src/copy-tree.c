@@ -417,6 +417,21 @@ examine_dst (struct walk const *w, FTSENT const *e, char const *dst,
   return v;
 }
 
+/* -b: name in *D the backup that DST, as *D says, is to become.
+   Return false after reporting why it cannot be named.  */
+static bool
+name_backup (struct copy_options const *x, struct dst_state *d,
+             char const *dst)
+{
+  if (x->backup == no_backups)
+    return true;
+  d->backup_type = x->backup;
+  d->backup = backup_name (d->dirfd, d->entry, x->backup);
+  if (!d->backup)
+    error (0, errno, "cannot backup %s", quoteaf (dst));
+  return d->backup != NULL;
+}
+
 /* Whether DST, as *D says, is named in the working directory, where a
    symlink to a relative name leads where that name does.  */
 static bool
@@ -444,8 +459,8 @@ link_entry (struct copy_options const *x, FTSENT const *e, char const *dst,
   if (x->symbolic_link && src[0] != '/' && !in_working_dir (d))
     {
       error (0, 0, "%s: can make relative symbolic links only in current "
-             "directory", quotearg_n_style_colon (0, shell_escape_quoting_style,
-                                                  dst));
+             "directory",
+             quotearg_n_style_colon (0, shell_escape_quoting_style, dst));
       return false;
     }
   if (d->exists && !d->backup && !x->force
@@ -515,16 +530,8 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   if (v == DO_FAIL)
     return false;
   d.as_new = v == DO_REPLACE_AS_NEW;
-  if (d.as_new && x->backup != no_backups)
-    {
-      d.backup_type = x->backup;
-      d.backup = backup_name (d.dirfd, d.entry, x->backup);
-      if (!d.backup)
-        {
-          error (0, errno, "cannot backup %s", quoteaf (dst));
-          return false;
-        }
-    }
+  if (d.as_new && !name_backup (x, &d, dst))
+    return false;
 
   if (x->hard_link || x->symbolic_link)
     {

@@ -35,49 +35,14 @@ same_name (char const *a, char const *b)
   return same;
 }
 
-/* Whether copying SRC, status *ST, onto DST, status *DST_ST (each
-   followed or not as the copy would), leaves SRC's data alone; sets
-   *NOTHING_TO_DO when DST already is what the copy would make.  The
-   rules are cp's for the options sparsecp takes: two names of one file,
-   or a symlink and the file it names, are refused, since replacing one
-   destroys the other; two symlinks are fine unless they are one entry.  */
+/* same_file_ok, once the status of SRC and DST themselves, symlinks not
+   followed, is known: *SRC_L and *DST_L.  */
 static bool
-same_file_ok (struct copy_options const *x, char const *src,
-              struct stat const *st, char const *dst,
-              struct stat const *dst_st, bool *nothing_to_do)
+links_ok (struct copy_options const *x, char const *src, char const *dst,
+          struct stat const *src_l, struct stat const *dst_l,
+          bool *nothing_to_do)
 {
-  struct stat const *src_l = st, *dst_l = dst_st;
   struct stat src_tmp, dst_tmp;
-  bool same = SAME_INODE (*st, *dst_st);
-
-  *nothing_to_do = false;
-  /* -l onto a link of the source: already done.  */
-  if (same && x->hard_link)
-    {
-      *nothing_to_do = true;
-      return true;
-    }
-  if (x->deref == DEREF_NEVER)
-    {
-      if (S_ISLNK (st->st_mode) && S_ISLNK (dst_st->st_mode))
-        {
-          if (same_name (src, dst))
-            return false;
-          /* Hard links to one symlink: copying is a no-op, but for the
-             backup.  */
-          *nothing_to_do = same && x->backup == no_backups;
-          return true;
-        }
-    }
-  else
-    {
-      if (!same)
-        return true;
-      if (lstat (dst, &dst_tmp) != 0 || lstat (src, &src_tmp) != 0)
-        return true;
-      src_l = &src_tmp;
-      dst_l = &dst_tmp;
-    }
 
   /* A backup keeps DEST's data, so only one entry under two names is
      refused; and a symlink followed to a file whose backup would leave
@@ -134,6 +99,52 @@ same_file_ok (struct copy_options const *x, char const *src,
         }
     }
   return false;
+}
+
+/* Whether copying SRC, status *ST, onto DST, status *DST_ST (each
+   followed or not as the copy would), leaves SRC's data alone; sets
+   *NOTHING_TO_DO when DST already is what the copy would make.  The
+   rules are cp's for the options sparsecp takes: two names of one file,
+   or a symlink and the file it names, are refused, since replacing one
+   destroys the other; two symlinks are fine unless they are one entry.  */
+static bool
+same_file_ok (struct copy_options const *x, char const *src,
+              struct stat const *st, char const *dst,
+              struct stat const *dst_st, bool *nothing_to_do)
+{
+  struct stat const *src_l = st, *dst_l = dst_st;
+  struct stat src_tmp, dst_tmp;
+  bool same = SAME_INODE (*st, *dst_st);
+
+  *nothing_to_do = false;
+  /* -l onto a link of the source: already done.  */
+  if (same && x->hard_link)
+    {
+      *nothing_to_do = true;
+      return true;
+    }
+  if (x->deref == DEREF_NEVER)
+    {
+      if (S_ISLNK (st->st_mode) && S_ISLNK (dst_st->st_mode))
+        {
+          if (same_name (src, dst))
+            return false;
+          /* Hard links to one symlink: copying is a no-op, but for the
+             backup.  */
+          *nothing_to_do = same && x->backup == no_backups;
+          return true;
+        }
+    }
+  else
+    {
+      if (!same)
+        return true;
+      if (lstat (dst, &dst_tmp) != 0 || lstat (src, &src_tmp) != 0)
+        return true;
+      src_l = &src_tmp;
+      dst_l = &dst_tmp;
+    }
+  return links_ok (x, src, dst, src_l, dst_l, nothing_to_do);
 }
 
 /* -i: ask whether to replace DST, *DST_ST, reached as AT, in cp's

@@ -548,137 +548,140 @@ copy_operands (int n, char **file, char const *target_dir, bool strip,
   return ok;
 }
 
-int
-main (int argc, char **argv)
+/* What the command line says beside the options of the copy itself.  */
+struct command
 {
-  struct copy_options x = { .sparse = SPARSE_AUTO, .scan = SCAN_AUTO,
-                            .reflink = REFLINK_AUTO,
-                            .overwrite = OVERWRITE_YES };
-  bool deref_set = false, no_target = false, json = false, strip = false;
-  bool parents = false;
-  enum progress_when progress = PROGRESS_NEVER;
-  char const *target_dir = NULL;
-  bool backups = false;
-  char const *version = NULL, *suffix = NULL;
+  char const *target_dir;     /* -t */
+  bool no_target;             /* -T */
+  bool strip;                 /* --strip-trailing-slashes */
+  bool parents;               /* --parents */
+  bool json;                  /* --stats=json */
+  bool deref_set;             /* -H, -L or -P given, or implied */
+  bool backups;               /* -b, --backup or -S given */
+  char const *version;        /* --backup's CONTROL */
+  char const *suffix;         /* -S's */
+  enum progress_when progress;
+};
+
+/* Read the options of ARGV into *X and *CMD, exiting as cp does on one
+   that is wrong or refused.  */
+static void
+parse_options (int argc, char **argv, struct copy_options *x,
+               struct command *cmd)
+{
   int c, long_index;
-
-  set_program_name (argv[0]);
-  setlocale (LC_ALL, "");
-  atexit (close_stdout);
-
   while ((long_index = -1,
           c = getopt_long (argc, argv, "abcdfHilLnpPrRsS:t:TuvxZ",
                            long_options, &long_index)) != -1)
     switch (c)
       {
       case 'a':
-        x.deref = DEREF_NEVER, deref_set = true;
-        x.recursive = true;
-        decode_attributes ("--preserve", "all", true, &x);
+        x->deref = DEREF_NEVER, cmd->deref_set = true;
+        x->recursive = true;
+        decode_attributes ("--preserve", "all", true, x);
         break;
       case 'b':
-        backups = true;
+        cmd->backups = true;
         if (optarg)
-          version = optarg;
+          cmd->version = optarg;
         break;
       case 'd':
-        x.deref = DEREF_NEVER, deref_set = true;
-        x.preserve.links = true;
+        x->deref = DEREF_NEVER, cmd->deref_set = true;
+        x->preserve.links = true;
         break;
       case 'f':
-        x.force = true;
+        x->force = true;
         break;
       case 'H':
-        x.deref = DEREF_COMMAND_LINE, deref_set = true;
+        x->deref = DEREF_COMMAND_LINE, cmd->deref_set = true;
         break;
       case 'i':
-        x.overwrite = OVERWRITE_ASK;
+        x->overwrite = OVERWRITE_ASK;
         break;
       case 'l':
-        x.hard_link = true;
+        x->hard_link = true;
         break;
       case 'L':
-        x.deref = DEREF_ALWAYS, deref_set = true;
+        x->deref = DEREF_ALWAYS, cmd->deref_set = true;
         break;
       case 'n':
-        x.overwrite = OVERWRITE_NO;
+        x->overwrite = OVERWRITE_NO;
         break;
       case 'P':
-        x.deref = DEREF_NEVER, deref_set = true;
+        x->deref = DEREF_NEVER, cmd->deref_set = true;
         break;
       case 'p':
-        decode_attributes ("--preserve", "mode,ownership,timestamps", true,
-                           &x);
+        decode_attributes ("--preserve", "mode,ownership,timestamps", true, x);
         break;
       case PRESERVE_OPTION:
         decode_attributes ("--preserve",
                            optarg ? optarg : "mode,ownership,timestamps",
-                           true, &x);
+                           true, x);
         break;
       case PROGRESS_OPTION:
-        progress = (optarg ? XARGMATCH ("--progress", optarg, progress_args,
-                                        progress_vals)
-                    : PROGRESS_AUTO);
+        cmd->progress = (optarg ? XARGMATCH ("--progress", optarg,
+                                             progress_args, progress_vals)
+                         : PROGRESS_AUTO);
         break;
       case NO_PRESERVE_OPTION:
-        decode_attributes ("--no-preserve", optarg, false, &x);
+        decode_attributes ("--no-preserve", optarg, false, x);
         break;
       case 'r':
       case 'R':
-        x.recursive = true;
+        x->recursive = true;
         break;
       case REFLINK_OPTION:
-        x.reflink = (optarg ? XARGMATCH ("--reflink", optarg, reflink_args,
-                                         reflink_vals)
-                     : REFLINK_ALWAYS);
+        x->reflink = (optarg ? XARGMATCH ("--reflink", optarg, reflink_args,
+                                          reflink_vals)
+                      : REFLINK_ALWAYS);
         break;
       case 's':
-        x.symbolic_link = true;
+        x->symbolic_link = true;
         break;
       case 'S':
-        backups = true;
-        suffix = optarg;
+        cmd->backups = true;
+        cmd->suffix = optarg;
         break;
       case 't':
-        if (target_dir)
+        if (cmd->target_dir)
           error (EXIT_FAILURE, 0, "multiple target directories specified");
-        target_dir = optarg;
+        cmd->target_dir = optarg;
         break;
       case 'T':
-        no_target = true;
+        cmd->no_target = true;
         break;
       case 'u':
-        x.update = true;
+        x->update = true;
         break;
       case 'v':
-        x.verbose = true;
+        x->verbose = true;
         break;
       case 'x':
-        x.one_file_system = true;
+        x->one_file_system = true;
         break;
       case DEBUG_OPTION:
-        x.debug = true;
+        x->debug = true;
         break;
       case SCAN_OPTION:
-        x.scan = XARGMATCH ("--scan", optarg, scan_args, scan_vals);
+        x->scan = XARGMATCH ("--scan", optarg, scan_args, scan_vals);
         break;
       case SPARSE_OPTION:
-        x.sparse = XARGMATCH ("--sparse", optarg, sparse_args, sparse_vals);
+        x->sparse = XARGMATCH ("--sparse", optarg, sparse_args, sparse_vals);
         break;
       case STATS_OPTION:
-        json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
+        cmd->json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
         break;
       case PARENTS_OPTION:
-        parents = true;
+        cmd->parents = true;
         break;
       case REMOVE_DESTINATION_OPTION:
-        x.remove_destination = true;
+        x->remove_destination = true;
         break;
       case STRIP_TRAILING_SLASHES_OPTION:
-        strip = true;
+        cmd->strip = true;
         break;
       case VERIFY_OPTION:
-        x.verify = true;
+        x->verify = true;
         break;
       case 'h':
         usage (EXIT_SUCCESS);
@@ -692,35 +695,58 @@ main (int argc, char **argv)
       default:
         usage (EXIT_FAILURE);
       }
+}
 
-  if (x.hard_link && x.symbolic_link)
+/* Check how the options combine and settle what they leave open, as cp
+   does.  */
+static void
+settle_options (struct copy_options *x, struct command *cmd)
+{
+  if (x->hard_link && x->symbolic_link)
     {
       error (0, 0, "cannot make both hard and symbolic links");
       usage (EXIT_FAILURE);
     }
   /* -l without -P follows symlinks, even with -r, as cp does.  */
-  if (!deref_set)
-    x.deref = x.recursive && !x.hard_link ? DEREF_NEVER : DEREF_ALWAYS;
-  if (backups && x.overwrite == OVERWRITE_NO)
+  if (!cmd->deref_set)
+    x->deref = x->recursive && !x->hard_link ? DEREF_NEVER : DEREF_ALWAYS;
+  if (cmd->backups && x->overwrite == OVERWRITE_NO)
     {
       error (0, 0, "options --backup and --no-clobber are mutually exclusive");
       usage (EXIT_FAILURE);
     }
-  x.backup = backups ? xget_version ("backup type", version) : no_backups;
-  set_simple_backup_suffix (suffix);
-  if (x.reflink == REFLINK_ALWAYS && x.sparse != SPARSE_AUTO)
+  x->backup = (cmd->backups ? xget_version ("backup type", cmd->version)
+               : no_backups);
+  set_simple_backup_suffix (cmd->suffix);
+  if (x->reflink == REFLINK_ALWAYS && x->sparse != SPARSE_AUTO)
     {
       error (0, 0, "--reflink can be used only with --sparse=auto");
       usage (EXIT_FAILURE);
     }
-  if (target_dir && no_target)
+  if (cmd->target_dir && cmd->no_target)
     error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
            "and --no-target-directory (-T)");
+}
+
+int
+main (int argc, char **argv)
+{
+  struct copy_options x = { .sparse = SPARSE_AUTO, .scan = SCAN_AUTO,
+                            .reflink = REFLINK_AUTO,
+                            .overwrite = OVERWRITE_YES };
+  struct command cmd = { .progress = PROGRESS_NEVER };
+
+  set_program_name (argv[0]);
+  setlocale (LC_ALL, "");
+  atexit (close_stdout);
+
+  parse_options (argc, argv, &x, &cmd);
+  settle_options (&x, &cmd);
 
   int n_files;
-  target_dir = decide_target (argc - optind, argv + optind, target_dir,
-                              no_target, &n_files);
-  if (parents && !target_dir)
+  char const *dir = decide_target (argc - optind, argv + optind,
+                                   cmd.target_dir, cmd.no_target, &n_files);
+  if (cmd.parents && !dir)
     {
       error (0, 0, "with --parents, the destination must be a directory");
       usage (EXIT_FAILURE);
@@ -730,15 +756,15 @@ main (int argc, char **argv)
   umask (x.umask);
   install_cleanup_handlers ();
   summary_start ();
-  progress_init (progress);
+  progress_init (cmd.progress);
 
-  bool ok = copy_operands (n_files, argv + optind, target_dir, strip,
-                           parents, &x);
+  bool ok = copy_operands (n_files, argv + optind, dir, cmd.strip,
+                           cmd.parents, &x);
 
   progress_finish ();
   if (x.debug)
     summary_print_text ();
-  if (json)
+  if (cmd.json)
     summary_print_json (stdout);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }
