@@ -451,6 +451,30 @@ set_dst_attributes (int fd, char const *temp, char const *dst,
   return set_attributes (&t, src, src_fd, src_st, mode, x);
 }
 
+/* --attributes-only onto DST, which exists as *D says: give it the
+   attributes of SRC, open as SRC_FD with status *SRC_ST, that --preserve
+   asks for, and leave its data as it is, as cp does.  */
+static bool
+set_in_place (char const *src, int src_fd, struct stat const *src_st,
+              char const *dst, struct dst_state const *d,
+              struct copy_options const *x)
+{
+  int fd = open (d->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    {
+      error (0, errno, "cannot open %s for writing", quoteaf (dst));
+      return false;
+    }
+  bool ok = set_dst_attributes (fd, d->path, dst, src, src_fd, src_st,
+                                &d->st, d->st.st_mode & 07777, x);
+  if (close (fd) != 0 && ok)
+    {
+      error (0, errno, "failed to close %s", quoteaf (dst));
+      ok = false;
+    }
+  return ok;
+}
+
 /* Open SRC for reading, as the file *SRC_ST the caller found, and put
    its status in *ST.  Return the descriptor, or -1 after reporting why:
    SRC cannot be opened, or is another file than the one found.  */
@@ -513,6 +537,12 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   int src_fd = open_source (src, src_st, &sst);
   if (src_fd < 0)
     return false;
+  if (x->attributes_only && d->exists && !d->as_new && !d->replace)
+    {
+      bool ok = set_in_place (src, src_fd, &sst, dst, d, x);
+      close (src_fd);
+      return ok;
+    }
 
   mode_t final_mode;
   mode_t mode = create_mode (&sst, d, x, &final_mode);
@@ -528,7 +558,7 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
   /* copy_file_range may share extents too, so cp avoids it then.  */
   if (x->reflink == REFLINK_NEVER)
     c.try_cfr = false;
-  bool ok = copy_contents (&c, &sst, x);
+  bool ok = x->attributes_only || copy_contents (&c, &sst, x);
   copier_free (&c);
 
   if (ok && !f.in_place)
@@ -536,8 +566,11 @@ copy_file (char const *src, struct stat const *src_st, char const *dst,
       struct stat const *old = d->exists && !d->as_new ? &d->st : NULL;
       if (old)
         final_mode = old->st_mode & 07777;
+      /* A FIFO's times move as it is written to while it is read: it
+         gets those it had when found, as cp gives it.  */
+      struct stat const *times = S_ISREG (sst.st_mode) ? &sst : src_st;
       ok = set_dst_attributes (f.fd, dst_file_attr_name (&f), dst, src,
-                               src_fd, &sst, old, final_mode, x);
+                               src_fd, times, old, final_mode, x);
     }
   if (ok)
     ok = dst_file_commit (&f, d);

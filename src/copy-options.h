@@ -54,6 +54,9 @@ struct copy_options
                            directories 0777, less the umask, as cp does */
   bool recursive;
   bool hard_link;       /* -l: link each file rather than copy it */
+  bool attributes_only; /* copy no data: a new file is empty, an existing
+                           one keeps its data and gets the attributes */
+  bool copy_contents;   /* -r: read a FIFO or device into a regular file */
   bool symbolic_link;   /* -s: a symlink to each file rather than a copy */
   bool one_file_system; /* -x: a directory on another filesystem than
                            the one holding it is made, not filled */

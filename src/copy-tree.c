@@ -214,6 +214,33 @@ stat_dst_dir (struct copy_options const *x, FTSENT const *e,
   return r;
 }
 
+/* Make the new directory DST, reached as AT, open as FD with status
+   *HELD, one the copy can fill, and note in E the mode it gets back at
+   the end, with the permissions OMITTED until then.  */
+static bool
+make_fillable (FTSENT *e, int fd, struct stat const *held, char const *at,
+               char const *dst, mode_t omitted)
+{
+  /* We must be able to fill it; its own mode, and what was omitted,
+     come back at the end.  */
+  mode_t want = (held->st_mode & 07777) | omitted;
+  if ((held->st_mode & S_IRWXU) != S_IRWXU)
+    {
+      char *self = dst_dir_name (fd, NULL, at);
+      int r = chmod (self, held->st_mode | S_IRWXU);
+      int e_chmod = errno;
+      free (self);
+      if (r != 0)
+        {
+          error (0, e_chmod, "cannot make %s writable", quoteaf (dst));
+          return false;
+        }
+    }
+  if ((held->st_mode & S_IRWXU) != S_IRWXU || want != (held->st_mode & 07777))
+    e->fts_number |= DIR_RESTORE | (long) want << DIR_MODE_SHIFT;
+  return true;
+}
+
 /* Make DST, reached as AT, the copy of directory entry E, or take the
    directory that is already there; hold it open for what is copied
    into it, and note in E what its postorder visit must do.  */
@@ -224,6 +251,11 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
   struct stat const *st = e->fts_statp;
   struct stat dst_st;
   bool follow;
+  /* Until its owner and mode are final, a new directory gives others no
+     more than it will: cp's omitted permissions.  */
+  mode_t mode = x->default_modes ? 0777 : st->st_mode & 07777;
+  mode_t omitted = mode & (x->preserve.ownership ? S_IRWXG | S_IRWXO
+                           : x->preserve.mode ? S_IWGRP | S_IWOTH : 0);
 
   if (stat_dst_dir (x, e, at, &dst_st, &follow) == 0)
     {
@@ -242,7 +274,7 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
     }
   else
     {
-      if (mkdir (at, x->default_modes ? 0777 : st->st_mode & 07777) != 0)
+      if (mkdir (at, mode & ~omitted) != 0)
         {
           error (0, errno, "cannot create directory %s", quoteaf (dst));
           return false;
@@ -276,22 +308,7 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
       return true;
     }
 
-  /* We must be able to fill it; its own mode comes back at the end.  */
-  if ((held.st_mode & S_IRWXU) != S_IRWXU)
-    {
-      char *self = dst_dir_name (fd, NULL, at);
-      int r = chmod (self, held.st_mode | S_IRWXU);
-      int e_chmod = errno;
-      free (self);
-      if (r != 0)
-        {
-          error (0, e_chmod, "cannot make %s writable", quoteaf (dst));
-          return false;
-        }
-      e->fts_number |= DIR_RESTORE
-                       | (long) (held.st_mode & 07777) << DIR_MODE_SHIFT;
-    }
-  return true;
+  return make_fillable (e, fd, &held, at, dst, omitted & ~x->umask);
 }
 
 /* Give the finished directory DST the attributes of entry E, and let
@@ -501,7 +518,8 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   /* Without -r, cp copies the data of a FIFO or device, but a symlink
      it does not follow (-P, -d) stays a symlink.  */
   bool as_file = (S_ISREG (st->st_mode)
-                  || (!x->recursive && !S_ISLNK (st->st_mode)));
+                  || ((!x->recursive || x->copy_contents)
+                      && !S_ISLNK (st->st_mode)));
   /* Names that lead to one file are hard links, or symlinks followed,
      which may lead to it again even when it has a single link.  */
   bool hard_links = (x->preserve.links && !S_ISDIR (st->st_mode)

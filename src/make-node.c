@@ -72,6 +72,13 @@ make_replacing (struct copy_options const *x, char const *src,
   char const *what = (n->link_to ? "hard link"
                       : n->link_target ? "symbolic link"
                       : "special file");
+  /* --attributes-only keeps DST's data, so cp removes no DST to make a
+     node in its place: its symlink or mknod fails.  */
+  if (x->attributes_only && d->exists && !d->as_new)
+    {
+      error (0, EEXIST, "cannot create %s %s", what, quoteaf (dst));
+      return false;
+    }
   char *temp = temp_node_create (at, make_node, (void *) n);
   if (!temp)
     {

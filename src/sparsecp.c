@@ -35,7 +35,9 @@ char const version_etc_copyright[] =
 
 enum
 {
-  DEBUG_OPTION = CHAR_MAX + 1,
+  ATTRIBUTES_ONLY_OPTION = CHAR_MAX + 1,
+  COPY_CONTENTS_OPTION,
+  DEBUG_OPTION,
   NO_PRESERVE_OPTION,
   PRESERVE_OPTION,
   PROGRESS_OPTION,
@@ -75,10 +77,10 @@ static struct option const long_options[] =
   {"verify", no_argument, NULL, VERIFY_OPTION},
   {"help", no_argument, NULL, 'h'},
   {"version", no_argument, NULL, 'V'},
-  {"attributes-only", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"attributes-only", no_argument, NULL, ATTRIBUTES_ONLY_OPTION},
   {"backup", optional_argument, NULL, 'b'},
   {"context", optional_argument, NULL, 'Z'},
-  {"copy-contents", no_argument, NULL, UNSUPPORTED_OPTION},
+  {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
   {"keep-directory-symlink", no_argument, NULL, UNSUPPORTED_OPTION},
   {"link", no_argument, NULL, 'l'},
   {"one-file-system", no_argument, NULL, 'x'},
@@ -159,8 +161,10 @@ holes without ever turning data into zeros.\n\
 \n\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -a, --archive                same as -dR --preserve=all\n\
+      --attributes-only        don't copy the file data, just the attributes\n\
       --backup[=CONTROL]       make a backup of each existing destination file\n\
   -b                           like --backup but does not accept an argument\n\
+      --copy-contents          copy contents of special files when recursive\n\
   -d                           same as --no-dereference --preserve=links\n\
   -f, --force                  replace an existing destination file that\n\
                                  cannot be written to\n\
@@ -228,8 +232,8 @@ sparsecp's own options:\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
 \n\
-cp's options that are refused: -c, -Z/--context, --attributes-only,\n\
---copy-contents, --keep-directory-symlink, and --preserve=context.\n\
+cp's options that are refused: -c, -Z/--context, --keep-directory-symlink,\n\
+and --preserve=context.\n\
 \n\
 The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
 The version control method may be selected via the --backup option or through\n\
@@ -670,6 +674,12 @@ parse_options (int argc, char **argv, struct copy_options *x,
         break;
       case STATS_OPTION:
         cmd->json = XARGMATCH ("--stats", optarg, stats_args, stats_vals);
+        break;
+      case ATTRIBUTES_ONLY_OPTION:
+        x->attributes_only = true;
+        break;
+      case COPY_CONTENTS_OPTION:
+        x->copy_contents = true;
         break;
       case PARENTS_OPTION:
         cmd->parents = true;

@@ -142,8 +142,6 @@ while read -r opt long; do
     || { fail_ "'sparsecp $opt' did not say '--$long' is not supported:"; cat err >&2; }
   test -z "$(ls -A out)" && test ! -e out/x || fail_ "'sparsecp $opt' copied something"
 done <<'EOF'
---attributes-only attributes-only
---copy-contents copy-contents
 -Z context
 --context context
 --context=x context

@@ -75,6 +75,8 @@ shell_tests = \
   tests/compat-backup.sh \
   tests/compat-link.sh \
   tests/compat-parents.sh \
+  tests/compat-attributes-only.sh \
+  tests/compat-copy-contents.sh \
   tests/compat-overwrite.sh \
   tests/compat-errors.sh \
   tests/compat-same.sh \
