@@ -38,6 +38,7 @@ struct preserve_set
   bool timestamps;
   bool links;           /* hard links among the files copied */
   bool xattr;
+  bool context;         /* SELinux labels, asked for by name */
 };
 
 struct copy_options

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "argmatch.h"
 #include "backup.h"
@@ -48,9 +49,7 @@ enum
   SPARSE_OPTION,
   STATS_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
-  VERIFY_OPTION,
-  /* cp's options that sparsecp does not have: refused by name.  */
-  UNSUPPORTED_OPTION
+  VERIFY_OPTION
 };
 
 static struct option const long_options[] =
@@ -81,7 +80,6 @@ static struct option const long_options[] =
   {"backup", optional_argument, NULL, 'b'},
   {"context", optional_argument, NULL, 'Z'},
   {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
-  {"keep-directory-symlink", no_argument, NULL, UNSUPPORTED_OPTION},
   {"link", no_argument, NULL, 'l'},
   {"one-file-system", no_argument, NULL, 'x'},
   {"parents", no_argument, NULL, PARENTS_OPTION},
@@ -91,12 +89,6 @@ static struct option const long_options[] =
   {"suffix", required_argument, NULL, 'S'},
   {"symbolic-link", no_argument, NULL, 's'},
   {NULL, 0, NULL, 0}
-};
-
-/* cp's short options sparsecp refuses, with their long names.  */
-static char const *const unsupported_short[][2] =
-{
-  { "c", "preserve=context" }, { "Z", "context" }
 };
 
 static char const *const sparse_args[] = { "auto", "always", "never", NULL };
@@ -204,6 +196,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  destination file is missing\n\
   -v, --verbose                explain what is being done\n\
   -x, --one-file-system        stay on this file system\n\
+  -Z, --context[=CTX]          set the SELinux security context of each new\n\
+                                 file: ignored, as by cp, where the kernel\n\
+                                 has no SELinux, and refused where it has\n\
+                                 (this build has no SELinux support)\n\
 ", stdout);
   fputs ("\
 \n\
@@ -231,9 +227,6 @@ sparsecp's own options:\n\
                          difference, and fail if it persists\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
-\n\
-cp's options that are refused: -c, -Z/--context, --keep-directory-symlink,\n\
-and --preserve=context.\n\
 \n\
 The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
 The version control method may be selected via the --backup option or through\n\
@@ -299,21 +292,26 @@ Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
   exit (status);
 }
 
-/* Refuse cp's option C (a short one, or UNSUPPORTED_OPTION for the long
-   option LONG_INDEX) by name.  */
-static _Noreturn void
-refuse_option (int c, int long_index)
+/* Whether the kernel enforces or logs SELinux labels: where it does not,
+   cp ignores -Z and --context, and fails --preserve=context.  */
+static bool
+selinux_enabled (void)
 {
-  if (long_index >= 0)
-    error (0, 0, "option '--%s' is not supported",
-           long_options[long_index].name);
-  else
-    for (size_t i = 0; i < sizeof unsupported_short
-                           / sizeof *unsupported_short; i++)
-      if (unsupported_short[i][0][0] == c)
-        error (0, 0, "option '-%c' (--%s) is not supported", c,
-               unsupported_short[i][1]);
-  usage (EXIT_FAILURE);
+  return access ("/sys/fs/selinux/enforce", F_OK) == 0;
+}
+
+/* -Z or --context[=CTX], which sets the labels of new files.  Without
+   SELinux, as cp; with it, refused: this build has no libselinux, and a
+   copy must not look labelled when it is not.  */
+static void
+set_context (char const *ctx)
+{
+  if (selinux_enabled ())
+    error (EXIT_FAILURE, 0, "cannot set security contexts: sparsecp is "
+           "built without SELinux support");
+  if (ctx)
+    error (0, 0, "warning: ignoring --context; it requires an "
+           "SELinux-enabled kernel");
 }
 
 /* Turn the attributes named in the comma-separated LIST on or off.  */
@@ -341,9 +339,7 @@ decode_attributes (char const *option, char const *list, bool on,
           x->require_xattr = on;
           break;
         case ATTR_CONTEXT:
-          if (on)
-            error (EXIT_FAILURE, 0, "preserving security contexts is not"
-                   " supported");
+          p->context = on;
           break;
         case ATTR_ALL:
           *p = (struct preserve_set) { on, on, on, on, on };
@@ -573,10 +569,9 @@ static void
 parse_options (int argc, char **argv, struct copy_options *x,
                struct command *cmd)
 {
-  int c, long_index;
-  while ((long_index = -1,
-          c = getopt_long (argc, argv, "abcdfHilLnpPrRsS:t:TuvxZ",
-                           long_options, &long_index)) != -1)
+  int c;
+  while ((c = getopt_long (argc, argv, "abdfHilLnpPrRsS:t:TuvxZ",
+                           long_options, NULL)) != -1)
     switch (c)
       {
       case 'a':
@@ -699,9 +694,9 @@ parse_options (int argc, char **argv, struct copy_options *x,
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
-      case 'c': case 'Z':
-      case UNSUPPORTED_OPTION:
-        refuse_option (c, long_index);
+      case 'Z':
+        set_context (optarg);
+        break;
       default:
         usage (EXIT_FAILURE);
       }
@@ -733,6 +728,12 @@ settle_options (struct copy_options *x, struct command *cmd)
       error (0, 0, "--reflink can be used only with --sparse=auto");
       usage (EXIT_FAILURE);
     }
+  if (x->preserve.context)
+    error (EXIT_FAILURE, 0, (selinux_enabled ()
+                             ? "cannot preserve security contexts: sparsecp "
+                               "is built without SELinux support"
+                             : "cannot preserve security context without an "
+                               "SELinux-enabled kernel"));
   if (cmd->target_dir && cmd->no_target)
     error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
            "and --no-target-directory (-T)");
