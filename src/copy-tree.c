@@ -586,6 +586,28 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   return ok;
 }
 
+/* Whether directory entry E, to be copied to DST, was not copied before
+   as an operand, as cp checks: a directory is not copied twice, once as
+   an operand and once inside another.  An operand is remembered.  With
+   -L, cp 9.1 copies it twice, and so does sparsecp.  */
+static bool
+first_copy_of_dir (struct copy_options const *x, FTSENT const *e,
+                   char const *dst)
+{
+  if (x->deref == DEREF_ALWAYS)
+    return true;
+  if (e->fts_level == FTS_ROOTLEVEL)
+    {
+      remember_copy (e->fts_statp, dst);
+      return true;
+    }
+  char const *earlier = earlier_copy (e->fts_statp);
+  if (earlier)
+    error (0, 0, "will not create hard link %s to directory %s",
+           quoteaf_n (0, dst), quoteaf_n (1, earlier));
+  return !earlier;
+}
+
 /* Directory entry E, in preorder: make its copy DST, reached as AT, or
    say why not and skip what it holds.  */
 static bool
@@ -601,6 +623,8 @@ enter_directory (struct walk *w, FTS *fts, FTSENT *e, char const *dst,
     }
   else if (e->fts_level == FTS_ROOTLEVEL
            && !check_not_into_itself (e->fts_path, e->fts_statp, dst))
+    ok = false;
+  else if (!first_copy_of_dir (w->x, e, dst))
     ok = false;
   else
     ok = make_directory (w, e, dst, at);

@@ -206,6 +206,11 @@ both r-slash-new 0 -r ../t/sub/ e/
 prep=prep_e
 both r-dot-into-dir 0 -r ../t/. e
 both r-twice 0 -r ../t/sub ../t/sub e
+# A directory copied as an operand is not copied again inside a later
+# one (cp: "will not create hard link"), but with -L; before it, it is.
+both r-operand-inside 1 -r ../t/sub/deep ../t/sub e
+both rL-operand-inside 0 -rL ../t/sub/deep ../t/sub e
+both r-operand-after 0 -r ../t/sub ../t/sub/deep e
 both twice 0 ../t/plain ../t/plain e
 # --strip-trailing-slashes: a SOURCE copied into a directory loses its
 # slashes, so a symlink to a directory is copied as the symlink and a
