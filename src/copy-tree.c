@@ -525,7 +525,7 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
   bool hard_links = (x->preserve.links && !S_ISDIR (st->st_mode)
                      && (st->st_nlink > 1 || x->deref == DEREF_ALWAYS
                          || (x->deref == DEREF_COMMAND_LINE && operand)));
-  struct node_spec n = { st, NULL, NULL };
+  struct node_spec n = { st, NULL, NULL, false, false };
 
   /* A regular copy writes through a symlink DST, as cp does; a symlink
      or node takes the place of whatever DST is.  */

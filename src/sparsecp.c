@@ -342,7 +342,8 @@ decode_attributes (char const *option, char const *list, bool on,
           p->context = on;
           break;
         case ATTR_ALL:
-          *p = (struct preserve_set) { on, on, on, on, on };
+          /* Contexts only when asked for by name, as cp.  */
+          *p = (struct preserve_set) { on, on, on, on, on, false };
           x->require_xattr = false;
           x->default_modes = !on;
           break;
