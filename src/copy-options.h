@@ -38,7 +38,16 @@ struct preserve_set
   bool timestamps;
   bool links;           /* hard links among the files copied */
   bool xattr;
-  bool context;         /* SELinux labels, asked for by name */
+  bool context;         /* SELinux labels */
+};
+
+/* Where the SELinux label of each new file comes from.  */
+enum label_source
+{
+  LABEL_NONE,           /* the kernel's default */
+  LABEL_SOURCE,         /* --preserve=context, -a: the source's */
+  LABEL_GIVEN,          /* --context=CTX */
+  LABEL_POLICY          /* -Z: the policy's for the copy's name */
 };
 
 struct copy_options
@@ -51,6 +60,10 @@ struct copy_options
   enum backup_type backup;  /* -b: keep each DEST replaced, so named */
   struct preserve_set preserve;
   bool require_xattr;   /* asked for by name, so failures are errors */
+  enum label_source label;
+  char const *label_given;  /* LABEL_GIVEN's context */
+  bool require_context; /* --preserve=context: failures are errors */
+  bool quiet_context;   /* -a: failures to label are not reported */
   bool default_modes;   /* --no-preserve=mode: new files get 0666 and
                            directories 0777, less the umask, as cp does */
   bool recursive;

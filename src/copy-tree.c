@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "context.h"
 #include "copy-file.h"
 #include "created.h"
 #include "dst-dir.h"
@@ -241,6 +242,21 @@ make_fillable (FTSENT *e, int fd, struct stat const *held, char const *at,
   return true;
 }
 
+/* Give the directory DST, held as FD, the label X asks for before
+   anything is copied into it: cp labels an existing one too.  */
+static bool
+label_directory (struct copy_options const *x, FTSENT const *e, int fd,
+                 char const *dst)
+{
+  if (x->label == LABEL_NONE)
+    return true;
+  char *self = dst_dir_name (fd, NULL, dst);
+  struct attr_target t = { dst, self, -1 };
+  bool ok = context_label (&t, e->fts_path, -1, e->fts_statp->st_mode, x);
+  free (self);
+  return ok;
+}
+
 /* Make DST, reached as AT, the copy of directory entry E, or take the
    directory that is already there; hold it open for what is copied
    into it, and note in E what its postorder visit must do.  */
@@ -297,6 +313,8 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
       return false;
     }
   hold_dir (e, fd);
+  if (!label_directory (x, e, fd, dst))
+    return false;
   if (!(e->fts_number & DIR_NEW))
     {
       if (!SAME_INODE (held, dst_st))

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "acl.h"
+#include "context.h"
 #include "dirname.h"
 #include "error.h"
 #include "quotearg.h"
@@ -34,6 +35,9 @@ make_one (char const *dir, char const *src, struct parent_dir *p,
     }
   if (x->verbose)
     printf ("%s -> %s\n", src, dir);
+  struct attr_target t = { dir, dir, -1 };
+  if (!context_label (&t, src, -1, p->st.st_mode, x))
+    return false;
 
   struct stat st;
   if (lstat (dir, &st) != 0)

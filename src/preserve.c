@@ -1,4 +1,5 @@
-/* Preserving owner, mode and ACLs, timestamps and extended attributes.  */
+/* Preserving owner, SELinux label, mode and ACLs, timestamps and
+   extended attributes.  */
 
 #include "preserve.h"
 
@@ -8,6 +9,7 @@
 #include <sys/xattr.h>
 
 #include "acl.h"
+#include "context.h"
 #include "error.h"
 #include "quote.h"
 #include "quotearg.h"
@@ -192,6 +194,9 @@ set_attributes (struct attr_target const *dst, char const *src,
 
   if (x->preserve.ownership)
     ok &= preserve_owner (dst, st, &lost_id);
+  /* A directory has its label from when it was made.  */
+  if (!S_ISDIR (st->st_mode))
+    ok &= context_label (dst, src, src_fd, st->st_mode, x);
 
   /* Symlinks have no mode, and Linux takes no user attributes on them.  */
   if (!is_link)

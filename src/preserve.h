@@ -1,6 +1,7 @@
 /* Giving a copy the attributes of its source, as cp's --preserve does:
-   owner, extended attributes, mode with ACLs, then timestamps, last so
-   that nothing done to the copy moves them again.  */
+   owner, SELinux label (a directory's is given when it is made),
+   extended attributes, mode with ACLs, then timestamps, last so that
+   nothing done to the copy moves them again.  */
 
 #ifndef SPARSECP_PRESERVE_H
 #define SPARSECP_PRESERVE_H

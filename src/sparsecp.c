@@ -14,6 +14,7 @@
 #include "argmatch.h"
 #include "backup.h"
 #include "closeout.h"
+#include "context.h"
 #include "copy-tree.h"
 #include "dirname.h"
 #include "error.h"
@@ -172,7 +173,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -p                           same as --preserve=mode,ownership,timestamps\n\
       --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
                                  mode,ownership,timestamps); also links,\n\
-                                 xattr, all\n\
+                                 context, xattr, all\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
   -R, -r, --recursive          copy directories recursively\n\
   -s, --symbolic-link          make symbolic links instead of copying\n\
@@ -196,10 +197,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  destination file is missing\n\
   -v, --verbose                explain what is being done\n\
   -x, --one-file-system        stay on this file system\n\
-  -Z, --context[=CTX]          set the SELinux security context of each new\n\
-                                 file: ignored, as by cp, where the kernel\n\
-                                 has no SELinux, and refused where it has\n\
-                                 (this build has no SELinux support)\n\
+  -Z                           set the SELinux security context of each new\n\
+                                 file to the policy's default type\n\
+      --context[=CTX]          like -Z, or if CTX is given, set it to CTX;\n\
+                                 both ignored where the kernel has no SELinux\n\
 ", stdout);
   fputs ("\
 \n\
@@ -292,28 +293,6 @@ Exit status is 0 if every DEST is an exact copy of its SOURCE, 1 otherwise.\n\
   exit (status);
 }
 
-/* Whether the kernel enforces or logs SELinux labels: where it does not,
-   cp ignores -Z and --context, and fails --preserve=context.  */
-static bool
-selinux_enabled (void)
-{
-  return access ("/sys/fs/selinux/enforce", F_OK) == 0;
-}
-
-/* -Z or --context[=CTX], which sets the labels of new files.  Without
-   SELinux, as cp; with it, refused: this build has no libselinux, and a
-   copy must not look labelled when it is not.  */
-static void
-set_context (char const *ctx)
-{
-  if (selinux_enabled ())
-    error (EXIT_FAILURE, 0, "cannot set security contexts: sparsecp is "
-           "built without SELinux support");
-  if (ctx)
-    error (0, 0, "warning: ignoring --context; it requires an "
-           "SELinux-enabled kernel");
-}
-
 /* Turn the attributes named in the comma-separated LIST on or off.  */
 static void
 decode_attributes (char const *option, char const *list, bool on,
@@ -340,10 +319,12 @@ decode_attributes (char const *option, char const *list, bool on,
           break;
         case ATTR_CONTEXT:
           p->context = on;
+          x->require_context = on;
           break;
         case ATTR_ALL:
-          /* Contexts only when asked for by name, as cp.  */
-          *p = (struct preserve_set) { on, on, on, on, on, false };
+          /* Contexts as well where the kernel has them, as cp.  */
+          *p = (struct preserve_set) { on, on, on, on, on,
+                                       on && context_enabled () };
           x->require_xattr = false;
           x->default_modes = !on;
           break;
@@ -561,6 +542,8 @@ struct command
   bool backups;               /* -b, --backup or -S given */
   char const *version;        /* --backup's CONTROL */
   char const *suffix;         /* -S's */
+  bool context_asked;         /* -Z or --context given */
+  char const *context;        /* --context's CTX */
   enum progress_when progress;
 };
 
@@ -579,6 +562,7 @@ parse_options (int argc, char **argv, struct copy_options *x,
         x->deref = DEREF_NEVER, cmd->deref_set = true;
         x->recursive = true;
         decode_attributes ("--preserve", "all", true, x);
+        x->quiet_context = true;
         break;
       case 'b':
         cmd->backups = true;
@@ -696,7 +680,8 @@ parse_options (int argc, char **argv, struct copy_options *x,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
       case 'Z':
-        set_context (optarg);
+        cmd->context_asked = true;
+        cmd->context = optarg;
         break;
       default:
         usage (EXIT_FAILURE);
@@ -729,12 +714,7 @@ settle_options (struct copy_options *x, struct command *cmd)
       error (0, 0, "--reflink can be used only with --sparse=auto");
       usage (EXIT_FAILURE);
     }
-  if (x->preserve.context)
-    error (EXIT_FAILURE, 0, (selinux_enabled ()
-                             ? "cannot preserve security contexts: sparsecp "
-                               "is built without SELinux support"
-                             : "cannot preserve security context without an "
-                               "SELinux-enabled kernel"));
+  context_settle (x, cmd->context_asked, cmd->context);
   if (cmd->target_dir && cmd->no_target)
     error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
            "and --no-target-directory (-T)");

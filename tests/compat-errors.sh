@@ -137,7 +137,7 @@ rm -f clone.probe
 # --preserve=context failing, -a and --preserve=all ignoring contexts;
 # -c and --keep-directory-symlink, which cp 9.1 does not have.
 if test -e /sys/fs/selinux/enforce; then
-  echo "SKIP (part): this kernel has SELinux, which sparsecp refuses to ignore"
+  echo "SKIP (part): this kernel has SELinux; these are cp's answers without it"
 else
   both Z 0 -Z ../t/plain f
   both context 0 --context ../t/plain f

@@ -4,7 +4,7 @@
 unit_tests = tests/check_map tests/check_plan tests/check_zero_run \
   tests/check_progress
 check_PROGRAMS = $(unit_tests)
-unit_ldadd = src/libsparsecp.a lib/libgnu.a $(CHECK_LIBS)
+unit_ldadd = src/libsparsecp.a lib/libgnu.a $(CHECK_LIBS) $(SELINUX_LIBS)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_map_SOURCES = tests/check_map.c tests/check-probe.c tests/check-probe.h
 tests_check_map_CFLAGS = $(unit_cflags)
@@ -33,6 +33,18 @@ tests_faultinject_so_CPPFLAGS = -I$(top_srcdir)/tests
 tests_faultinject_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_faultinject_so_LDFLAGS = -shared
 tests_faultinject_so_LDADD = -ldl
+
+# Stands in for the SELinux module, for tests/context.sh: only where
+# sparsecp is built with libselinux.
+if SELINUX
+check_PROGRAMS += tests/selinux-shim.so
+endif
+tests_selinux_shim_so_SOURCES = tests/selinux-shim.c
+# Not gnulib: the shim stands between the program and libc itself.
+tests_selinux_shim_so_CPPFLAGS = -I$(top_srcdir)/tests
+tests_selinux_shim_so_CFLAGS = $(WARN_CFLAGS) -fPIC
+tests_selinux_shim_so_LDFLAGS = -shared
+tests_selinux_shim_so_LDADD = -ldl
 
 # Swaps directories for symlinks while a copy runs, for tests/race.sh.
 check_PROGRAMS += tests/swapdirs
@@ -70,6 +82,7 @@ shell_tests = \
   tests/progress.sh \
   tests/stats.sh \
   tests/acl.sh \
+  tests/context.sh \
   tests/compat-tree.sh \
   tests/compat-xdev.sh \
   tests/compat-backup.sh \

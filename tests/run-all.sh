@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends \
-  build-essential autoconf automake gnulib pkg-config check libacl1-dev acl \
+  build-essential autoconf automake gnulib pkg-config check libacl1-dev libselinux1-dev acl \
   e2fsprogs btrfs-progs xfsprogs util-linux \
   linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio bc bison flex \
   libelf-dev libssl-dev xz-utils gzip patch binutils clang libclang-rt-14-dev \
