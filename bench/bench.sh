@@ -22,7 +22,7 @@
 #   CC              compiler for the helpers (cc)
 #   BENCH_DIR       where the scratch directory is made (/var/tmp)
 #   BENCH_REPS      timed runs of each tool on each workload (5)
-#   BENCH_ONLY      workloads to run ("W1 W2 W3 W4 W5 W6 W7 W10")
+#   BENCH_ONLY      workloads to run ("W1 W2 W3 W4 W5 W6 W7 W8 W9 W10")
 #   BENCH_TIMEOUT   seconds after which a copy is killed (20; W10's
 #                   copies take longer and get BENCH_W10_TIMEOUT, 300)
 #   BENCH_SLOW      cp --sparse=always or rsync, when its warm-up took
@@ -46,6 +46,12 @@
 #   W5_SIZE W5_DATA W5_PIECE   as W1, rewritten and left dirty before
 #                              each run
 #   W6_COUNT W6_FILE           10000 4K: small files in a tree (needs -r)
+#   W8: a stand-in for a Debian 12 minbase root filesystem (mkwork
+#                              rootfs: 7,000 entries, ~300 MB), copied with -a
+#   W9_COUNT W9_FILE           2000 64K: files in a tree rewritten before
+#                              each copy and still dirty, copied with -r
+#   The trees (W6, W8, W9) also time floor-tree, a copy of the tree with
+#   the fewest calls, on 1 and 2 threads (floor-1, floor-2), as tools.
 #   W7_FS W7_IMAGE W7_SIZE W7_DATA W7_PIECE   btrfs 4G, then as W1: W1 on
 #                              a loop-mounted btrfs or xfs, copied within it
 #   BENCH_W10_EXTENTS          1000000: W10, as W2 with that many 4 KiB
@@ -60,7 +66,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${CC:=cc}"
 : "${BENCH_DIR:=/var/tmp}"
 : "${BENCH_REPS:=5}"
-: "${BENCH_ONLY:=W1 W2 W3 W4 W5 W6 W7 W10}"
+: "${BENCH_ONLY:=W1 W2 W3 W4 W5 W6 W7 W8 W9 W10}"
 : "${BENCH_TIMEOUT:=20}"
 : "${BENCH_SLOW:=10}"
 : "${BENCH_DROP_CACHES:=0}"
@@ -72,6 +78,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${W4_SIZE:=1G}"
 : "${W5_SIZE:=$W1_SIZE}" "${W5_DATA:=$W1_DATA}" "${W5_PIECE:=$W1_PIECE}"
 : "${W6_COUNT:=10000}" "${W6_FILE:=4K}"
+: "${W9_COUNT:=2000}" "${W9_FILE:=64K}"
 : "${W7_FS:=btrfs}" "${W7_IMAGE:=4G}"
 : "${W7_SIZE:=$W1_SIZE}" "${W7_DATA:=$W1_DATA}" "${W7_PIECE:=$W1_PIECE}"
 : "${BENCH_W10_EXTENTS:=1000000}" "${BENCH_W10_TIMEOUT:=300}"
@@ -166,8 +173,8 @@ trap 'exit 130' INT TERM
 
 bin=$work/bin
 mkdir "$bin" || die "cannot create $bin"
-for helper in mkwork timeit cmp-sparse as-written; do
-  $CC -O2 -o "$bin/$helper" "$here/$helper.c" ||
+for helper in mkwork timeit cmp-sparse as-written floor-tree; do
+  $CC -O2 -pthread -o "$bin/$helper" "$here/$helper.c" ||
     die "cannot build $here/$helper.c with $CC"
 done
 
@@ -207,6 +214,10 @@ tool_cmd ()
     cp-auto) echo "cp $recursive --sparse=auto";;
     cp-always) echo "cp $recursive --sparse=always";;
     rsync) echo "rsync $recursive --sparse";;
+    floor-*)
+      a=
+      [ "$recursive" = -a ] && a=-a
+      echo "$bin/floor-tree $a ${1#floor-}";;
   esac
 }
 
@@ -221,10 +232,24 @@ src_arg ()
   fi
 }
 
+# A tree's copy has the same names, types, modes and symlink targets
+# and the same bytes; diff -r says only that FIFOs and devices are.
+same_tree ()
+{
+  (cd "$src" && find . -printf '%P %y %m %l\n' | sort) >"$work/list.src"
+  (cd "$dst" && find . -printf '%P %y %m %l\n' | sort) >"$work/list.dst"
+  diff "$work/list.src" "$work/list.dst" >>"$work/log" 2>&1 || return 1
+  diff -r -q --no-dereference "$src" "$dst" 2>&1 |
+    grep -v -E '^File .* is a (fifo|character special file|block special file) while file .* is a \1$' \
+      >"$work/diff.out"
+  cat "$work/diff.out" >>"$work/log"
+  [ ! -s "$work/diff.out" ]
+}
+
 same_copy ()
 {
   if [ -d "$src" ]; then
-    diff -r -q "$src" "$dst" >>"$work/log" 2>&1
+    same_tree
   else
     "$bin/cmp-sparse" "$src" "$dst" >>"$work/log" 2>&1
   fi
@@ -497,6 +522,11 @@ measure ()
     match)
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= b) ? 1 : 0 }')
       goal $name "wall <= cp" $ok;;
+    tree)
+      awk -v c="$wall_cp_auto" -v f1="$wall_floor_1" -v f2="$wall_floor_2" 'BEGIN {
+        printf "  floor-tree/cp: wall %.2f on 1 thread, %.2f on 2\n", f1 / c, f2 / c }'
+      ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= 0.7 * b) ? 1 : 0 }')
+      goal $name "wall <= 0.7 x cp" $ok;;
     w10)
       ratios=$(by_round sparsecp)
       echo "  sparsecp/cp wall by round: $ratios"
@@ -559,6 +589,15 @@ floor_report ()
       printf '  %s/cp wall by round: %s\n' $f "$(by_round $f)"
     fi
   done
+}
+
+# measure a tree: with the floors as two more tools.
+tree_measure ()
+{
+  saved_tools=$TOOLS
+  TOOLS="$TOOLS floor-1 floor-2"
+  measure tree
+  TOOLS=$saved_tools
 }
 
 heading ()
@@ -639,7 +678,7 @@ if wanted $name; then
     sync
     heading "tree of $W6_COUNT files of $W6_FILE"
     recursive=-r
-    measure match
+    tree_measure
     recursive=
     rm -rf "$src"
   else
@@ -679,6 +718,35 @@ if wanted $name; then
     umount "$mnt" || die "cannot unmount $mnt"
     rm -f "$work/w7.img"
   fi
+fi
+
+name=W8
+if wanted $name; then
+  src=$work/w8
+  "$bin/mkwork" rootfs "$src" 8 || die "cannot write $src"
+  sync
+  heading "a root filesystem's shape: $(find "$src" | wc -l) entries, $(du -sm "$src" | cut -f1) MiB, with -a"
+  recursive=-a
+  tree_measure
+  recursive=
+  rm -rf "$src"
+fi
+
+name=W9
+if wanted $name; then
+  src=$work/w9
+  before_copy ()
+  {
+    rm -rf "$src"
+    "$bin/mkwork" tree "$src" "$W9_COUNT" "$W9_FILE" 9 || die "cannot write $src"
+  }
+  before_copy
+  heading "tree of $W9_COUNT files of $W9_FILE, rewritten before each copy and still dirty"
+  recursive=-r
+  tree_measure
+  recursive=
+  before_copy () { :; }
+  rm -rf "$src"
 fi
 
 name=W10
