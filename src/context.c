@@ -211,10 +211,13 @@ context_label (struct attr_target const *dst, char const *src, int src_fd,
   freecon (label);
   if (r == 0)
     return true;
-  if (is_reported (x, e))
+  /* cp makes no file it cannot give CTX (the kernel refuses to create
+     it), and none that --preserve=context cannot label.  */
+  bool fatal = x->require_context || x->label == LABEL_GIVEN;
+  if (fatal || is_reported (x, e))
     error (0, e, "failed to set the security context of %s",
            quoteaf (dst->name));
-  return !x->require_context;
+  return !fatal;
 #else
   (void) dst, (void) src, (void) src_fd, (void) mode, (void) x;
   return true;

@@ -90,6 +90,27 @@ SHIM_NO_POLICY=1 expect_fail 0 \
   sel -Z s/a nopolicy
 cmp s/a nopolicy || fail_ "-Z without a policy did not copy"
 
+# A label that cannot be set: --preserve=context and --context=CTX fail
+# and leave an existing destination as it was, as cp, which cannot
+# create the file; -a says nothing and copies; -Z copies and says so.
+echo old >old
+SHIM_FAIL_SET=1 expect_fail 1 \
+  "sparsecp: failed to set the security context of 'old': Input/output error" \
+  sel --preserve=context s/a old
+test "$(cat old)" = old || fail_ "a failed --preserve=context changed 'old'"
+SHIM_FAIL_SET=1 expect_fail 1 \
+  "sparsecp: failed to set the security context of 'old': Input/output error" \
+  sel --context=$ctx s/a old
+test "$(cat old)" = old || fail_ "a failed --context changed 'old'"
+SHIM_FAIL_SET=1 sel -a s/a unset 2>err || fail_ "-a failed where labels cannot be set"
+test -s err && { fail_ "-a said something where labels cannot be set"; cat err >&2; }
+cmp s/a unset || fail_ "-a did not copy where labels cannot be set"
+SHIM_FAIL_SET=1 expect_fail 0 \
+  "sparsecp: failed to set the security context of 'unsetZ': Input/output error" \
+  sel -Z s/a unsetZ
+cmp s/a unsetZ || fail_ "-Z did not copy where labels cannot be set"
+rm -f log old
+
 # A source without a label: --preserve=context fails and leaves no copy,
 # and an existing destination as it was; -a copies it without a word.
 echo n >nolabel

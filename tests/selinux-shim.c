@@ -14,7 +14,9 @@
                               a name ending in ".conf", "dir_t" for a
                               directory, else "file_t"; ENOENT for a name
                               containing "unlisted"
-   and it checks the promise of context.c: rename, renameat2 and linkat,
+   With SHIM_FAIL_SET set, setting "security.selinux" (fsetxattr,
+   setxattr, lsetxattr, which libselinux calls) fails with EIO.
+   And it checks the promise of context.c: rename, renameat2 and linkat,
    which put a new file in place, find the file labelled, else append
    "unlabelled NEWNAME" to SHIM_LOG.  */
 
@@ -80,6 +82,45 @@ selabel_lookup (struct selabel_handle *h, char **con, char const *key,
   if (asprintf (con, "system_u:object_r:%s:s0", t) < 0)
     return -1;
   return 0;
+}
+
+/* Whether setting attribute NAME is to fail.  */
+static int
+fails (char const *name)
+{
+  if (getenv ("SHIM_FAIL_SET") && strcmp (name, "security.selinux") == 0)
+    {
+      errno = EIO;
+      return 1;
+    }
+  return 0;
+}
+
+EXPORT int
+fsetxattr (int fd, char const *name, void const *value, size_t size,
+           int flags)
+{
+  int (*real) (int, char const *, void const *, size_t, int)
+    = dlsym (RTLD_NEXT, "fsetxattr");
+  return fails (name) ? -1 : real (fd, name, value, size, flags);
+}
+
+EXPORT int
+setxattr (char const *path, char const *name, void const *value,
+          size_t size, int flags)
+{
+  int (*real) (char const *, char const *, void const *, size_t, int)
+    = dlsym (RTLD_NEXT, "setxattr");
+  return fails (name) ? -1 : real (path, name, value, size, flags);
+}
+
+EXPORT int
+lsetxattr (char const *path, char const *name, void const *value,
+           size_t size, int flags)
+{
+  int (*real) (char const *, char const *, void const *, size_t, int)
+    = dlsym (RTLD_NEXT, "lsetxattr");
+  return fails (name) ? -1 : real (path, name, value, size, flags);
 }
 
 /* Note NEWNAME in SHIM_LOG unless the file about to get it, which
