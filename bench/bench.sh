@@ -51,7 +51,8 @@
 #   W9_COUNT W9_FILE           2000 64K: files in a tree rewritten before
 #                              each copy and still dirty, copied with -r
 #   The trees (W6, W8, W9) also time floor-tree, a copy of the tree with
-#   the fewest calls, on 1 and 2 threads (floor-1, floor-2), as tools.
+#   the fewest calls, on 1 and 2 threads (floor-1, floor-2), and on 1
+#   making each file as sparsecp does (floor-1t), as tools.
 #   W7_FS W7_IMAGE W7_SIZE W7_DATA W7_PIECE   btrfs 4G, then as W1: W1 on
 #                              a loop-mounted btrfs or xfs, copied within it
 #   BENCH_W10_EXTENTS          1000000: W10, as W2 with that many 4 KiB
@@ -215,9 +216,10 @@ tool_cmd ()
     cp-always) echo "cp $recursive --sparse=always";;
     rsync) echo "rsync $recursive --sparse";;
     floor-*)
-      a=
+      a= n=${1#floor-}
       [ "$recursive" = -a ] && a=-a
-      echo "$bin/floor-tree $a ${1#floor-}";;
+      case $n in *t) a="$a -t" n=${n%t};; esac
+      echo "$bin/floor-tree $a $n";;
   esac
 }
 
@@ -523,8 +525,10 @@ measure ()
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= b) ? 1 : 0 }')
       goal $name "wall <= cp" $ok;;
     tree)
-      awk -v c="$wall_cp_auto" -v f1="$wall_floor_1" -v f2="$wall_floor_2" 'BEGIN {
-        printf "  floor-tree/cp: wall %.2f on 1 thread, %.2f on 2\n", f1 / c, f2 / c }'
+      awk -v c="$wall_cp_auto" -v f1="$wall_floor_1" -v f2="$wall_floor_2" \
+          -v t="$wall_floor_1t" 'BEGIN {
+        printf "  floor-tree/cp: wall %.2f on 1 thread (%.2f with O_TMPFILE and linkat), %.2f on 2\n",
+               f1 / c, t / c, f2 / c }'
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= 0.7 * b) ? 1 : 0 }')
       goal $name "wall <= 0.7 x cp" $ok;;
     w10)
@@ -595,7 +599,7 @@ floor_report ()
 tree_measure ()
 {
   saved_tools=$TOOLS
-  TOOLS="$TOOLS floor-1 floor-2"
+  TOOLS="$TOOLS floor-1 floor-1t floor-2"
   measure tree
   TOOLS=$saved_tools
 }

@@ -2,11 +2,14 @@
    on one thread or several: the floor a tree copier can be measured
    against (issue 47).
 
-   Usage: floor-tree [-a] JOBS SRC DST
+   Usage: floor-tree [-a] [-t] JOBS SRC DST
    DST must not exist.  It is made with SRC's directories, regular files,
    symlinks, hard links, devices and FIFOs, each with its source's mode
    and, with -a, owner (as root) and times, as cp -r and cp -a make them
-   (without -a, modes less the umask, and a hard link is a copy).  Extended attributes and ACLs are looked
+   (without -a, modes less the umask, and a hard link is a copy).  With
+   -t each regular file is made as sparsecp makes it, without a name
+   (O_TMPFILE) and linked in once written (linkat AT_EMPTY_PATH): what
+   the promise that a copy appears only complete costs.  Extended attributes and ACLs are looked
    for, as cp -a must, with one flistxattr a file, and not copied: the
    trees measured have none.  A regular file costs an fstatat, two openat,
    flistxattr (-a), copy_file_range until its size is copied, fchown and
@@ -59,6 +62,7 @@ static pthread_cond_t filled = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t emptied = PTHREAD_COND_INITIALIZER;
 static bool root;
 static bool archive;   /* -a */
+static bool unnamed;   /* -t */
 
 static void
 copy_file (struct job const *j)
@@ -66,9 +70,12 @@ copy_file (struct job const *j)
   int in = openat (j->src, j->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (in < 0)
     die ("cannot open", j->name);
-  int out = openat (j->dst, j->name,
-                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                    j->st.st_mode & 07777);
+  int out = (unnamed
+             ? openat (j->dst, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC,
+                       j->st.st_mode & 07777)
+             : openat (j->dst, j->name,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       j->st.st_mode & 07777));
   if (out < 0)
     die ("cannot create", j->name);
   if (archive && flistxattr (in, NULL, 0) > 0)
@@ -89,6 +96,8 @@ copy_file (struct job const *j)
   if (archive && ((root && fchown (out, j->st.st_uid, j->st.st_gid) != 0)
                   || futimens (out, ts) != 0))
     die ("cannot set the owner or times of", j->name);
+  if (unnamed && linkat (out, "", j->dst, j->name, AT_EMPTY_PATH) != 0)
+    die ("cannot link", j->name);
   if (close (out) != 0)
     die ("cannot close", j->name);
   close (in);
@@ -269,11 +278,13 @@ copy_dir (int src_fd, int dst_dir, char const *name, struct stat const *st)
 int
 main (int argc, char **argv)
 {
-  archive = argc == 5 && strcmp (argv[1], "-a") == 0;
+  archive = argc > 4 && strcmp (argv[1], "-a") == 0;
   argv += archive, argc -= archive;
+  unnamed = argc > 4 && strcmp (argv[1], "-t") == 0;
+  argv += unnamed, argc -= unnamed;
   if (argc != 4 || (jobs = atoi (argv[1])) < 1)
     {
-      fprintf (stderr, "usage: floor-tree [-a] JOBS SRC DST\n");
+      fprintf (stderr, "usage: floor-tree [-a] [-t] JOBS SRC DST\n");
       return 2;
     }
   struct rlimit r;
