@@ -240,34 +240,25 @@ copy_dir (int src_fd, int dst_dir, char const *name, struct stat const *st)
         }
       if (S_ISREG (s.st_mode))
         hand_out (&(struct job) { src_fd, dst, strdup (n), s });
-      else if (S_ISLNK (s.st_mode))
-        {
-          char target[PATH_MAX + 1];
-          ssize_t len = readlinkat (src_fd, n, target, PATH_MAX);
-          if (len < 0)
-            die ("cannot read the link", n);
-          target[len] = '\0';
-          if (symlinkat (target, dst, n) != 0)
-            die ("cannot make the link", n);
-          if (!archive)
-            continue;
-          if (root && fchownat (dst, n, s.st_uid, s.st_gid,
-                                AT_SYMLINK_NOFOLLOW) != 0)
-            die ("cannot chown", n);
-          if (utimensat (dst, n, ts, AT_SYMLINK_NOFOLLOW) != 0)
-            die ("cannot set the times of", n);
-        }
       else
         {
-          if (mknodat (dst, n, s.st_mode, s.st_rdev) != 0)
+          if (S_ISLNK (s.st_mode))
+            {
+              char target[PATH_MAX + 1];
+              ssize_t len = readlinkat (src_fd, n, target, PATH_MAX);
+              if (len < 0)
+                die ("cannot read the link", n);
+              target[len] = '\0';
+              if (symlinkat (target, dst, n) != 0)
+                die ("cannot make the link", n);
+            }
+          else if (mknodat (dst, n, s.st_mode, s.st_rdev) != 0)
             die ("cannot make", n);
-          if (!archive)
-            continue;
-          if (root && fchownat (dst, n, s.st_uid, s.st_gid,
-                                AT_SYMLINK_NOFOLLOW) != 0)
-            die ("cannot chown", n);
-          if (utimensat (dst, n, ts, AT_SYMLINK_NOFOLLOW) != 0)
-            die ("cannot set the times of", n);
+          if (archive
+              && ((root && fchownat (dst, n, s.st_uid, s.st_gid,
+                                     AT_SYMLINK_NOFOLLOW) != 0)
+                  || utimensat (dst, n, ts, AT_SYMLINK_NOFOLLOW) != 0))
+            die ("cannot set the owner or times of", n);
         }
     }
   if (errno)
