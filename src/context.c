@@ -107,16 +107,17 @@ is_reported (struct copy_options const *x, int e)
           || (!x->quiet_context && !is_unsupported (e)));
 }
 
-/* The label of DST, a file of type MODE: none yet (ENODATA) on a
-   filesystem that had no labels till now.  By name, only a symlink is
-   not followed: a directory's name may be its /proc/self/fd link.  */
+/* The label of F, a file of type MODE: none (ENODATA) on a filesystem
+   that had no labels till now.  By name, only a symlink is not
+   followed: a directory's name may be its /proc/self/fd link, and a
+   source followed (-H, -L) is named by the symlink.  */
 static int
-get_label (struct attr_target const *dst, mode_t mode, char **con)
+get_label (struct attr_target const *f, mode_t mode, char **con)
 {
-  if (dst->fd >= 0)
-    return fgetfilecon (dst->fd, con);
-  return (S_ISLNK (mode) ? lgetfilecon (dst->path, con)
-          : getfilecon (dst->path, con));
+  if (f->fd >= 0)
+    return fgetfilecon (f->fd, con);
+  return (S_ISLNK (mode) ? lgetfilecon (f->path, con)
+          : getfilecon (f->path, con));
 }
 
 static int
@@ -178,9 +179,8 @@ context_label (struct attr_target const *dst, char const *src, int src_fd,
     case LABEL_NONE:
       return true;
     case LABEL_SOURCE:
-      if ((src_fd >= 0 ? fgetfilecon (src_fd, &label)
-           : S_ISLNK (mode) ? lgetfilecon (src, &label)
-           : getfilecon (src, &label)) < 0)
+      if (get_label (&(struct attr_target) { src, src, src_fd }, mode,
+                     &label) < 0)
         {
           if (is_reported (x, errno))
             error (0, errno, "failed to get security context of %s",

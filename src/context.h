@@ -20,8 +20,9 @@ void context_settle (struct copy_options *x, bool asked, char const *given);
 
 /* Give DST, made anew and not yet in place, the label X asks for: the
    source's (SRC, open as SRC_FD or -1), the one given, or the policy's
-   for DST's name.  MODE has the type of both, followed where SRC was.  Report failures as cp does; return false
-   only where they must fail the copy.  */
+   for DST's name.  MODE has the type of both, followed where SRC was.
+   Report failures as cp does; return false only where they must fail
+   the copy.  */
 bool context_label (struct attr_target const *dst, char const *src,
                     int src_fd, mode_t mode, struct copy_options const *x);
 

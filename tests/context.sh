@@ -49,6 +49,12 @@ for opts in "-r --preserve=context" "-a"; do
   no_unlabelled "$opts"
 done
 
+# A symlink followed (-L) is copied with its target's label, not its own.
+sel -L --preserve=context s/link followed || fail_ "sparsecp -L --preserve=context failed"
+test "$(label followed)" = "$(label s/a)" \
+  || fail_ "-L: 'followed' has '$(label followed)', not s/a's '$(label s/a)'"
+rm -f followed log
+
 # --context=CTX: each new file has CTX.
 rm -rf d
 ctx=system_u:object_r:given_t:s0
