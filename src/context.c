@@ -19,12 +19,15 @@
 #include "xalloc.h"
 
 #if HAVE_SELINUX
+# include <pthread.h>
 # include <selinux/selinux.h>
 # include <selinux/context.h>
 # include <selinux/label.h>
 
-/* The file-contexts policy that -Z labels by.  */
+/* The file-contexts policy that -Z labels by; one worker at a time
+   looks in it, as libselinux asks nothing more of its callers.  */
 static struct selabel_handle *policy;
+static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
 bool
@@ -139,8 +142,10 @@ policy_label (struct attr_target const *dst, mode_t mode)
   if (!path)
     return NULL;
   char *want = NULL;
+  pthread_mutex_lock (&policy_lock);
   int r = selabel_lookup (policy, &want, path, mode);
   int e = errno;
+  pthread_mutex_unlock (&policy_lock);
   free (path);
   if (r != 0)
     {

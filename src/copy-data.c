@@ -20,6 +20,7 @@
 
 /* Large enough to amortise syscalls, small enough to stay in cache.  */
 enum { COPY_BUFSIZE = 256 * 1024 };
+static _Thread_local char *thread_buf;
 _Static_assert ((size_t) COPY_BUFSIZE >= (size_t) PLAN_SPAN_MAX,
                 "a read span fits the buffer");
 
@@ -36,13 +37,19 @@ copier_init (struct copier *c, int src_fd, char const *src_name,
                          .bufsize = COPY_BUFSIZE };
   /* Page-aligned, so the kernel can copy whole pages; kept from file to
      file, so that a tree of small files does not map and unmap it for
-     each of them.  */
-  static char *buf;
-  if (!buf)
-    buf = aligned_alloc (4096, c->bufsize);
-  if (!buf)
+     each of them; one a thread.  */
+  if (!thread_buf)
+    thread_buf = aligned_alloc (4096, c->bufsize);
+  if (!thread_buf)
     xalloc_die ();
-  c->buf = buf;
+  c->buf = thread_buf;
+}
+
+void
+copier_thread_end (void)
+{
+  free (thread_buf);
+  thread_buf = NULL;
 }
 
 void

@@ -42,6 +42,9 @@ void copier_init (struct copier *, int src_fd, char const *src_name,
                   size_t hole_blksize);
 void copier_free (struct copier *);
 
+/* Free the buffer this thread's copiers share, before the thread ends.  */
+void copier_thread_end (void);
+
 /* Share all of the source's extents with the empty destination (a
    reflink), which copies its holes too.  Return false, with nothing
    done, where the filesystems cannot.  */

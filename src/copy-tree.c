@@ -108,17 +108,25 @@ say_copied (struct copy_options const *x, char const *src, char const *dst,
   if (!x->verbose)
     return;
   progress_clear ();
-  printf ("%s -> %s", quoteaf_n (0, src), quoteaf_n (1, dst));
+  char *line;
+  char *backup_part = NULL;
   if (backup)
     {
       char const *base = last_component (backup);
       size_t dirlen = last_component (dst) - dst;
       char *name = xmalloc (dirlen + strlen (base) + 1);
       strcpy (mempcpy (name, dst, dirlen), base);
-      printf (" (backup: %s)", quoteaf (name));
+      if (asprintf (&backup_part, " (backup: %s)", quoteaf (name)) < 0)
+        xalloc_die ();
       free (name);
     }
-  putchar ('\n');
+  if (asprintf (&line, "%s -> %s%s\n", quoteaf_n (0, src),
+                quoteaf_n (1, dst), backup_part ? backup_part : "") < 0)
+    xalloc_die ();
+  /* In the order of the copies, whose messages may wait for their turn.  */
+  report_text (stdout, line);
+  free (line);
+  free (backup_part);
 }
 
 /* Whether DIR, or a directory above it, is the directory *ST.  */

@@ -20,15 +20,27 @@
 /* The name given to temporary files: hidden, and saying whose they are.  */
 #define TEMP_TEMPLATE ".sparsecp-XXXXXX"
 
-/* The temporary file being made, removed if a signal ends us.  */
-static char const *volatile temp_in_progress;
+/* The temporary files being made, one a thread at most, removed if a
+   signal ends us; the main thread's first, then each worker's.  */
+static char const *volatile temps_in_progress[JOBS_MAX + 1];
+static _Thread_local int temp_slot;
+#define temp_in_progress temps_in_progress[temp_slot]
+
+void
+temp_thread_slot (int slot)
+{
+  temp_slot = slot;
+}
 
 static void
 cleanup_and_die (int sig)
 {
-  char const *name = temp_in_progress;
-  if (name)
-    unlink (name);
+  for (int i = 0; i <= JOBS_MAX; i++)
+    {
+      char const *name = temps_in_progress[i];
+      if (name)
+        unlink (name);
+    }
   signal (sig, SIG_DFL);
   raise (sig);
 }
@@ -61,13 +73,13 @@ temp_template (char const *file)
 /* Put six fresh letters over the X's that end TEMPLATE.  The names need
    not be secret: O_EXCL and link, symlink and mknod, which never follow
    or reuse an existing name, keep the creation safe.  So one getrandom
-   a run seeds them, not one for each of 10,000 small files.  */
+   a thread seeds them, not one for each of 10,000 small files.  */
 static void
 fill_template (char *template)
 {
   static char const letters[] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  static uint64_t state;
+  static _Thread_local uint64_t state;
   if (!state && getrandom (&state, sizeof state, GRND_NONBLOCK)
                 != sizeof state)
     state = (uint64_t) time (NULL) << 20 ^ (uint64_t) getpid ();

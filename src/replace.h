@@ -12,8 +12,12 @@
 
 #include "system.h"
 
-/* Remove the temporary file in progress if a signal ends the program.  */
+/* Remove the temporary files in progress if a signal ends the program.  */
 void install_cleanup_handlers (void);
+
+/* Keep this thread's temporary file in SLOT, 1 to JOBS_MAX for the
+   workers (the main thread's is 0).  */
+void temp_thread_slot (int slot);
 
 /* Create an empty regular file beside TARGET, with MODE less the umask.
    Return its descriptor, open for reading and writing, and its name in

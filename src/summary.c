@@ -3,6 +3,7 @@
 #include "summary.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "error.h"
@@ -18,6 +19,9 @@ static struct
   struct timespec start;
 } totals;
 
+/* Workers count the files they copy.  */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 static char const *const method_names[SUM_METHODS] =
   { "fiemap", "seek", "read", "stream", "reflink" };
 
@@ -30,22 +34,28 @@ summary_start (void)
 void
 summary_file (enum summary_method method, off_t data, off_t holes)
 {
+  pthread_mutex_lock (&lock);
   totals.files++;
   totals.method[method]++;
   totals.data_bytes += data;
   totals.hole_bytes += holes;
+  pthread_mutex_unlock (&lock);
 }
 
 void
 summary_made (enum summary_kind kind)
 {
+  pthread_mutex_lock (&lock);
   totals.made[kind]++;
+  pthread_mutex_unlock (&lock);
 }
 
 void
 summary_failure (void)
 {
+  pthread_mutex_lock (&lock);
   totals.failures++;
+  pthread_mutex_unlock (&lock);
 }
 
 static double

@@ -31,11 +31,14 @@ enum scan_method
 
 char const *scan_method_name (enum scan_method);
 
+/* The most threads that copy files at once (-j).  */
+enum { JOBS_MAX = 64 };
+
 /* File names in messages, quoted as cp quotes them: for the shell,
    escaping what a terminal would not show.  */
-#define quoteaf(arg) \
-  quotearg_style (shell_escape_always_quoting_style, arg)
-#define quoteaf_n(n, arg) \
-  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
+#define quoteaf(arg) quote_file_n (0, arg)
+#define quoteaf_n(n, arg) quote_file_n (n, arg)
+
+#include "report.h"
 
 #endif
