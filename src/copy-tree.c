@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "replace.h"
 #include "summary.h"
+#include "workers.h"
 #include "dirname.h"
 #include "error.h"
 #include "fts_.h"
@@ -181,24 +182,38 @@ check_not_into_itself (char const *src, struct stat const *st,
 
 /* The directory that holds the copy of entry E, open for dst_dir_name,
    or -1: the walk holds the copy of each directory it is in (see
-   make_directory) in the fts_pointer of the directory's entry.  */
+   make_directory) in the fts_pointer of the directory's entry, with the
+   count of the files workers are copying into it.  */
+static struct dir_hold *
+dir_hold (FTSENT const *e)
+{
+  return e->fts_pointer;
+}
+
 static int
 held_dir (FTSENT const *e)
 {
-  return (int) (intptr_t) e->fts_pointer - 1;
+  return dir_hold (e) ? dir_hold (e)->fd : -1;
 }
 
 static void
 hold_dir (FTSENT *e, int fd)
 {
-  e->fts_pointer = (void *) (intptr_t) (fd + 1);
+  struct dir_hold *h = xmalloc (sizeof *h);
+  *h = (struct dir_hold) { fd, 0 };
+  e->fts_pointer = h;
 }
 
+/* Let the directory of E go, once no worker copies into it.  */
 static void
 release_dir (FTSENT *e)
 {
-  if (held_dir (e) >= 0)
-    close (held_dir (e));
+  struct dir_hold *h = dir_hold (e);
+  if (!h)
+    return;
+  workers_wait_dir (h);
+  close (h->fd);
+  free (h);
   e->fts_pointer = NULL;
 }
 
@@ -348,6 +363,9 @@ finish_directory (struct walk *w, FTSENT *e, char const *dst)
   struct preserve_set const *p = &w->x->preserve;
   bool ok = true;
   e->fts_number = 0;
+  /* Its files' copies would change its times, and need its mode.  */
+  if (dir_hold (e))
+    workers_wait_dir (dir_hold (e));
   if ((f & DIR_FINISH) && held_dir (e) >= 0
       && ((f & DIR_NEW) || p->mode || p->ownership || p->timestamps
           || p->xattr))
@@ -533,6 +551,19 @@ link_entry (struct copy_options const *x, FTSENT const *e, char const *dst,
   return true;
 }
 
+/* Whether a worker copies entry E, to a DST that is as *D says: a
+   regular file below an operand, with -j, that nothing later in the
+   walk depends on (a hard link's first name, a file written through a
+   symlink, which record_made must see).  */
+static bool
+by_worker (struct copy_options const *x, FTSENT const *e,
+           struct dst_state const *d, bool hard_links)
+{
+  return (x->jobs > 1 && S_ISREG (e->fts_statp->st_mode)
+          && e->fts_level > FTS_ROOTLEVEL && !d->is_link && !hard_links
+          && dir_hold (e->fts_parent));
+}
+
 /* Copy entry E, which is not a directory, to DST, reached as AT.  */
 static bool
 copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
@@ -597,6 +628,13 @@ copy_entry (struct walk *w, FTSENT *e, char const *dst, char const *at)
         record_made (at, operand);
       free (d.backup);
       return ok;
+    }
+  if (as_file && by_worker (x, e, &d, hard_links))
+    {
+      workers_copy (src, st, dst, at, e->fts_name, dir_hold (e->fts_parent),
+                    &d, x);
+      free (d.backup);
+      return true;
     }
   if (as_file)
     ok = copy_file (src, st, dst, &d, x);
@@ -768,9 +806,12 @@ copy_operand (char const *src, char const *dst, struct copy_options const *x)
   FTSENT *e;
   while ((e = fts_read (fts)) != NULL)
     visit (&w, fts, e);
-  if (errno != 0)
+  int walk_errno = errno;
+  if (!workers_finish ())
+    w.ok = false;
+  if (walk_errno != 0)
     {
-      error (0, errno, "cannot walk %s", quoteaf (src));
+      error (0, walk_errno, "cannot walk %s", quoteaf (src));
       w.ok = false;
     }
   if (fts_close (fts) != 0)

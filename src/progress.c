@@ -333,7 +333,7 @@ print_progname (void)
   fprintf (stderr, "%s: ", program_name);
 }
 
-void
+bool
 progress_init (enum progress_when when)
 {
   bool tty = isatty (STDERR_FILENO);
@@ -341,6 +341,7 @@ progress_init (enum progress_when when)
   in_place = active && tty;
   if (in_place)
     error_print_progname = print_progname;
+  return active;
 }
 
 void

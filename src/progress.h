@@ -30,8 +30,9 @@ enum progress_when
   PROGRESS_ALWAYS    /* also to a file or pipe, as plain lines */
 };
 
-/* Decide whether to show progress, once, before any copy.  */
-void progress_init (enum progress_when);
+/* Decide whether to show progress, once, before any copy; return
+   whether it is shown.  */
+bool progress_init (enum progress_when);
 
 /* A file with DATA_TOTAL bytes of data (negative when unknown: a pipe,
    a device) and HOLE_BYTES of holes is about to be copied under NAME.

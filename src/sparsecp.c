@@ -25,6 +25,7 @@
 #include "quotearg.h"
 #include "replace.h"
 #include "summary.h"
+#include "workers.h"
 #include "version-etc.h"
 #include "xalloc.h"
 
@@ -60,6 +61,7 @@ static struct option const long_options[] =
   {"dereference", no_argument, NULL, 'L'},
   {"force", no_argument, NULL, 'f'},
   {"interactive", no_argument, NULL, 'i'},
+  {"jobs", required_argument, NULL, 'j'},
   {"no-clobber", no_argument, NULL, 'n'},
   {"no-dereference", no_argument, NULL, 'P'},
   {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
@@ -226,6 +228,10 @@ sparsecp's own options:\n\
                          from the page cache, read it back and compare it\n\
                          with the source, holes included; copy again on a\n\
                          difference, and fail if it persists\n\
+  -j, --jobs=N         copy up to N files of a directory tree at once, on\n\
+                         as many threads (default: one for each CPU, up to\n\
+                         8); what is printed and the order of -v lines are\n\
+                         as with -j 1; -i and --progress copy one at a time\n\
       --help           display this help and exit\n\
       --version        output version information and exit\n\
 \n\
@@ -547,6 +553,19 @@ struct command
   enum progress_when progress;
 };
 
+/* -j's N: a number of workers from 1 to JOBS_MAX; a larger one is
+   JOBS_MAX, as more threads than that only wait.  */
+static unsigned
+decode_jobs (char const *arg)
+{
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul (arg, &end, 10);
+  if (end == arg || *end || arg[0] == '-' || arg[0] == '+' || n == 0)
+    error (EXIT_FAILURE, 0, "invalid number of jobs: %s", quote (arg));
+  return errno == ERANGE || n > JOBS_MAX ? JOBS_MAX : n;
+}
+
 /* Read the options of ARGV into *X and *CMD, exiting as cp does on one
    that is wrong or refused.  */
 static void
@@ -554,7 +573,7 @@ parse_options (int argc, char **argv, struct copy_options *x,
                struct command *cmd)
 {
   int c;
-  while ((c = getopt_long (argc, argv, "abdfHilLnpPrRsS:t:TuvxZ",
+  while ((c = getopt_long (argc, argv, "abdfHij:lLnpPrRsS:t:TuvxZ",
                            long_options, NULL)) != -1)
     switch (c)
       {
@@ -679,6 +698,9 @@ parse_options (int argc, char **argv, struct copy_options *x,
         version_etc (stdout, "sparsecp", PACKAGE_NAME, PACKAGE_VERSION,
                      AUTHORS, (char *) NULL);
         exit (EXIT_SUCCESS);
+      case 'j':
+        x->jobs = decode_jobs (optarg);
+        break;
       case 'Z':
         cmd->context_asked = true;
         cmd->context = optarg;
@@ -748,7 +770,12 @@ main (int argc, char **argv)
   umask (x.umask);
   install_cleanup_handlers ();
   summary_start ();
-  progress_init (cmd.progress);
+  /* With -i or progress shown, one file at a time, as the terminal
+     shows it; else as many as asked, or one for each CPU.  */
+  if (progress_init (cmd.progress) || x.overwrite == OVERWRITE_ASK)
+    x.jobs = 1;
+  else if (!x.jobs)
+    x.jobs = workers_default ();
 
   bool ok = copy_operands (n_files, argv + optind, dir, cmd.strip,
                            cmd.parents, &x);

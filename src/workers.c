@@ -1,0 +1,211 @@
+/* The regular files of a tree copied on worker threads while the walk
+   goes on.  The walker decides everything a user sees decided in order
+   (what is at each destination, -i, -v, hard links, directories); a
+   worker only copies one file's data and attributes, as copy_file does
+   alone, and its messages wait for their turn (report.c).  */
+
+#include <config.h>
+
+#include "workers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy-data.h"
+#include "replace.h"
+#include "report.h"
+#include "summary.h"
+#include "xalloc.h"
+
+/* The most online CPUs the default -j uses: see bench/RESULTS.  */
+enum { JOBS_DEFAULT_MAX = 8 };
+
+/* Copies waiting or running, a few a worker: enough that a worker
+   never waits for the walker, few enough that memory stays bounded
+   whatever the size of the tree.  */
+enum { PENDING_PER_WORKER = 16 };
+
+/* One file to copy, with copies of everything the walker's entry held:
+   fts frees it before the copy is done.  */
+struct job
+{
+  char *src, *dst, *at, *entry, *backup;
+  struct stat st;
+  struct dst_state d;
+  struct dir_hold *dir;
+  struct copy_options const *x;
+  struct report_slot *slot;
+  struct job *next;
+};
+
+/* LOCK guards everything below and each dir_hold's PENDING.  */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work = PTHREAD_COND_INITIALIZER;  /* a job queued */
+static pthread_cond_t done = PTHREAD_COND_INITIALIZER;  /* a job done */
+static struct job *queue, *queue_tail;
+static size_t pending;          /* queued or running */
+static bool ending;             /* no job will come: workers may end */
+static bool failed;             /* a copy failed since the start */
+static pthread_t threads[JOBS_MAX];
+static unsigned started;
+
+/* Where the walker's messages go between two jobs it hands over.  */
+static struct report_slot *walker_slot;
+
+static void
+free_job (struct job *j)
+{
+  free (j->src);
+  free (j->dst);
+  free (j->at);
+  free (j->entry);
+  free (j->backup);
+  free (j);
+}
+
+static void
+run_job (struct job *j)
+{
+  report_to (j->slot);
+  bool ok = copy_file (j->src, &j->st, j->dst, &j->d, j->x);
+  if (!ok)
+    summary_failure ();
+  report_to (NULL);
+  report_slot_done (j->slot);
+
+  pthread_mutex_lock (&lock);
+  failed |= !ok;
+  j->dir->pending--;
+  pending--;
+  pthread_cond_broadcast (&done);
+  pthread_mutex_unlock (&lock);
+  free_job (j);
+}
+
+static void *
+worker (void *arg)
+{
+  temp_thread_slot ((int) (intptr_t) arg);
+  for (;;)
+    {
+      pthread_mutex_lock (&lock);
+      while (!queue && !ending)
+        pthread_cond_wait (&work, &lock);
+      struct job *j = queue;
+      if (j)
+        {
+          queue = j->next;
+          if (!queue)
+            queue_tail = NULL;
+        }
+      pthread_mutex_unlock (&lock);
+      if (!j)
+        break;
+      run_job (j);
+    }
+  copier_thread_end ();
+  report_thread_end ();
+  return NULL;
+}
+
+/* Start N workers, or as many as can be; at least one.  */
+static void
+start_workers (unsigned n)
+{
+  ending = false;
+  while (started < n)
+    {
+      int err = pthread_create (&threads[started], NULL, worker,
+                                (void *) (intptr_t) (started + 1));
+      if (err != 0)
+        {
+          if (started == 0)
+            error (EXIT_FAILURE, err, "cannot start a worker thread");
+          break;
+        }
+      started++;
+    }
+}
+
+void
+workers_copy (char const *src, struct stat const *st, char const *dst,
+              char const *at, char const *entry, struct dir_hold *dir,
+              struct dst_state const *d, struct copy_options const *x)
+{
+  unsigned n = x->jobs < JOBS_MAX ? x->jobs : JOBS_MAX;
+  if (!started)
+    start_workers (n);
+
+  struct job *j = xmalloc (sizeof *j);
+  *j = (struct job) { xstrdup (src), xstrdup (dst), xstrdup (at),
+                      xstrdup (entry), d->backup ? xstrdup (d->backup) : NULL,
+                      *st, *d, dir, x, NULL, NULL };
+  j->d.path = j->at;
+  j->d.entry = j->entry;
+  j->d.dirfd = dir->fd;
+  j->d.backup = j->backup;
+
+  /* The job's messages come after the walker's so far, and before what
+     the walker says next.  */
+  struct report_slot *before = walker_slot;
+  if (!before)
+    before = report_slot_take ();
+  j->slot = report_slot_take ();
+  walker_slot = report_slot_take ();
+  report_slot_done (before);
+  report_to (walker_slot);
+
+  pthread_mutex_lock (&lock);
+  while (pending >= (size_t) started * PENDING_PER_WORKER)
+    pthread_cond_wait (&done, &lock);
+  pending++;
+  dir->pending++;
+  if (queue_tail)
+    queue_tail->next = j;
+  else
+    queue = j;
+  queue_tail = j;
+  pthread_cond_signal (&work);
+  pthread_mutex_unlock (&lock);
+}
+
+void
+workers_wait_dir (struct dir_hold *dir)
+{
+  pthread_mutex_lock (&lock);
+  while (dir->pending)
+    pthread_cond_wait (&done, &lock);
+  pthread_mutex_unlock (&lock);
+}
+
+bool
+workers_finish (void)
+{
+  if (!started)
+    return true;
+  pthread_mutex_lock (&lock);
+  ending = true;
+  pthread_cond_broadcast (&work);
+  pthread_mutex_unlock (&lock);
+  for (unsigned i = 0; i < started; i++)
+    pthread_join (threads[i], NULL);
+  started = 0;
+
+  report_to (NULL);
+  report_slot_done (walker_slot);
+  walker_slot = NULL;
+  bool ok = !failed;
+  failed = false;
+  return ok;
+}
+
+unsigned
+workers_default (void)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  if (n < 1)
+    return 1;
+  return n < JOBS_DEFAULT_MAX ? n : JOBS_DEFAULT_MAX;
+}
