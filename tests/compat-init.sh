@@ -134,7 +134,8 @@ check_sparse ()
 # must list the same (see treelist), and sparsecp's copies must be as
 # sparse as cp's.  notree=1 leaves the trees to the caller.  The sed
 # script $cp_sed, if set, rewrites what cp says where sparsecp differs on
-# purpose (it renames over a DEST where cp removes it first).
+# purpose (it renames over a DEST where cp removes it first).  $sp_opts,
+# if set, are options given to sparsecp alone (-j N).
 both ()
 {
   b_name=$1 b_want=$2
@@ -143,7 +144,9 @@ both ()
     b_dir=$b_tool.$b_name
     mkdir "$b_dir" || framework_failure_ "cannot make $b_dir"
     (cd "$b_dir" && ${prep:-:}) || framework_failure_ "$b_name: ${prep-} failed"
-    (cd "$b_dir" || exit 99; printf '%b' "${input-}" | ${runner-} $b_tool "$@") \
+    b_opts=
+    test $b_tool = sparsecp && b_opts=${sp_opts-}
+    (cd "$b_dir" || exit 99; printf '%b' "${input-}" | ${runner-} $b_tool $b_opts "$@") \
       >"$b_dir.out" 2>"$b_dir.err"
     echo $? >"$b_dir.status"
   done

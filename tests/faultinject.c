@@ -11,7 +11,9 @@
                         (EINTR EAGAIN EIO ENOSPC EDQUOT EFBIG EOPNOTSUPP
                         ENOTTY EINVAL ENXIO EPERM EXDEV ENOENT EEXIST),
                         "short" for a short
-                        count, or a lie:
+                        count, "stall" (a byte-moving call sleeps ten
+                        minutes first, for a signal to find the copy
+                        in progress), or a lie:
                           fiemap: drop (extent FAULT_ARG, default 0, is
                                   reported as a hole), cut (extent
                                   FAULT_ARG is reported 4 KiB short, its
@@ -207,7 +209,8 @@ count_fault (bool matches)
 {
   if (!matches)
     return false;
-  long n = ++calls_seen;
+  /* Workers count on several threads.  */
+  long n = __atomic_add_fetch (&calls_seen, 1, __ATOMIC_SEQ_CST);
   return n >= fault_call && (fault_times == 0 || n < fault_call + fault_times);
 }
 
@@ -425,6 +428,12 @@ inject_count (bool fault, size_t *n)
     {
       log_fault ("short");
       *n = shorten (*n);
+    }
+  if (effect_is ("stall"))
+    {
+      /* A copy stopped in the middle, for a signal to find.  */
+      log_fault ("stall");
+      sleep (600);
     }
   return 0;
 }

@@ -84,6 +84,8 @@ shell_tests = \
   tests/acl.sh \
   tests/context.sh \
   tests/compat-tree.sh \
+  tests/compat-jobs.sh \
+  tests/jobs.sh \
   tests/compat-xdev.sh \
   tests/compat-backup.sh \
   tests/compat-link.sh \
