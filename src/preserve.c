@@ -14,7 +14,6 @@
 #include "quote.h"
 #include "quotearg.h"
 #include "stat-time.h"
-#include "utimens.h"
 #include "xalloc.h"
 
 /* Whether errno E from chown means "not allowed to give that owner",
@@ -183,6 +182,21 @@ preserve_xattrs (struct attr_target const *dst, char const *src,
   return ok;
 }
 
+/* Give DST, a symlink itself if IS_LINK, the times TS.  These calls
+   rather than gnulib's fdutimens: what it adds is for kernels before
+   Linux 2.6.26, and it records what works in a variable that workers
+   would all write.  */
+static int
+set_times (struct attr_target const *dst, bool is_link,
+           struct timespec const ts[2])
+{
+  if (is_link)
+    return utimensat (AT_FDCWD, dst->path, ts, AT_SYMLINK_NOFOLLOW);
+  if (dst->fd >= 0)
+    return futimens (dst->fd, ts);
+  return utimensat (AT_FDCWD, dst->path, ts, 0);
+}
+
 bool
 set_attributes (struct attr_target const *dst, char const *src,
                 int src_fd, struct stat const *st, mode_t mode,
@@ -228,8 +242,7 @@ set_attributes (struct attr_target const *dst, char const *src,
   if (x->preserve.timestamps)
     {
       struct timespec ts[2] = { get_stat_atime (st), get_stat_mtime (st) };
-      int r = (is_link ? lutimens (dst->path, ts)
-               : fdutimens (dst->fd, dst->fd >= 0 ? NULL : dst->path, ts));
+      int r = set_times (dst, is_link, ts);
       if (r != 0)
         {
           error (0, errno, "preserving times for %s", quoteaf (dst->name));

@@ -21,8 +21,9 @@
 #define TEMP_TEMPLATE ".sparsecp-XXXXXX"
 
 /* The temporary files being made, one a thread at most, removed if a
-   signal ends us; the main thread's first, then each worker's.  */
-static char const *volatile temps_in_progress[JOBS_MAX + 1];
+   signal ends us; the main thread's first, then each worker's.  Atomic,
+   as the handler may run on any thread.  */
+static _Atomic (char const *) temps_in_progress[JOBS_MAX + 1];
 static _Thread_local int temp_slot;
 #define temp_in_progress temps_in_progress[temp_slot]
 
