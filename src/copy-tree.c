@@ -200,7 +200,7 @@ static void
 hold_dir (FTSENT *e, int fd)
 {
   struct dir_hold *h = xmalloc (sizeof *h);
-  *h = (struct dir_hold) { fd, 0 };
+  *h = (struct dir_hold) { .fd = fd };
   e->fts_pointer = h;
 }
 
@@ -352,33 +352,65 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
   return make_fillable (e, fd, &held, at, dst, omitted & ~x->umask);
 }
 
+/* What a directory's postorder visit does, kept beyond the life of its
+   entry while workers still copy into it.  */
+struct dir_finish
+{
+  struct copy_options const *x;
+  struct dir_hold *hold;    /* NULL when make_directory failed */
+  long flags;               /* the entry's fts_number */
+  char *src, *dst;
+  struct stat st;
+};
+
+/* Give the finished directory F->dst the attributes of its source, let
+   it go, and free F.  Return false after reporting a failure.  */
+static bool
+set_directory_attributes (void *arg)
+{
+  struct dir_finish *f = arg;
+  struct preserve_set const *p = &f->x->preserve;
+  bool ok = true;
+  if ((f->flags & DIR_FINISH) && f->hold
+      && ((f->flags & DIR_NEW) || p->mode || p->ownership || p->timestamps
+          || p->xattr))
+    {
+      mode_t mode = (f->flags & DIR_RESTORE
+                     ? (mode_t) (f->flags >> DIR_MODE_SHIFT) : (mode_t) -1);
+      char *self = dst_dir_name (f->hold->fd, NULL, f->dst);
+      struct attr_target t = { f->dst, self, -1 };
+      ok = set_attributes (&t, f->src, -1, &f->st, mode, f->x);
+      free (self);
+    }
+  if (f->hold)
+    {
+      close (f->hold->fd);
+      free (f->hold);
+    }
+  free (f->src);
+  free (f->dst);
+  free (f);
+  return ok;
+}
+
 /* Give the finished directory DST the attributes of entry E, and let
-   it go.  Only a directory held by make_directory is touched: fts visits
+   it go: now, or, while workers copy files into it, when the last of
+   them is done (its times would change, and its mode may not let them
+   in).  Only a directory held by make_directory is touched: fts visits
    again, as finished, one that make_directory failed on, and its name
    may lead anywhere by now.  */
 static bool
 finish_directory (struct walk *w, FTSENT *e, char const *dst)
 {
-  long f = e->fts_number;
-  struct preserve_set const *p = &w->x->preserve;
-  bool ok = true;
+  struct dir_finish *f = xmalloc (sizeof *f);
+  *f = (struct dir_finish) { w->x, dir_hold (e), e->fts_number,
+                             xstrdup (e->fts_path), xstrdup (dst),
+                             *e->fts_statp };
   e->fts_number = 0;
-  /* Its files' copies would change its times, and need its mode.  */
-  if (dir_hold (e))
-    workers_wait_dir (dir_hold (e));
-  if ((f & DIR_FINISH) && held_dir (e) >= 0
-      && ((f & DIR_NEW) || p->mode || p->ownership || p->timestamps
-          || p->xattr))
-    {
-      mode_t mode = (f & DIR_RESTORE ? (mode_t) (f >> DIR_MODE_SHIFT)
-                     : (mode_t) -1);
-      char *self = dst_dir_name (held_dir (e), NULL, dst);
-      struct attr_target t = { dst, self, -1 };
-      ok = set_attributes (&t, e->fts_path, -1, e->fts_statp, mode, w->x);
-      free (self);
-    }
-  release_dir (e);
-  return ok;
+  e->fts_pointer = NULL;
+  if (!f->hold)
+    return set_directory_attributes (f);
+  return workers_after_dir (f->hold, set_directory_attributes, f);
 }
 
 /* Remember DST, just made, when a later copy must not write through it

@@ -54,6 +54,21 @@ static unsigned started;
 /* Where the walker's messages go between two jobs it hands over.  */
 static struct report_slot *walker_slot;
 
+/* A place for messages after the walker's so far and before what the
+   walker says next.  */
+static struct report_slot *
+take_turn (void)
+{
+  struct report_slot *before = walker_slot;
+  if (!before)
+    before = report_slot_take ();
+  struct report_slot *turn = report_slot_take ();
+  walker_slot = report_slot_take ();
+  report_slot_done (before);
+  report_to (walker_slot);
+  return turn;
+}
+
 static void
 free_job (struct job *j)
 {
@@ -75,13 +90,33 @@ run_job (struct job *j)
   report_to (NULL);
   report_slot_done (j->slot);
 
+  struct dir_hold *dir = j->dir;
+  free_job (j);
+
   pthread_mutex_lock (&lock);
   failed |= !ok;
-  j->dir->pending--;
+  bool last = --dir->pending == 0 && dir->after;
+  pthread_mutex_unlock (&lock);
+  if (last)
+    {
+      /* The walker has left DIR: nothing else touches it now.  */
+      struct report_slot *slot = dir->after_slot;
+      report_to (slot);
+      bool after_ok = dir->after (dir->after_arg);
+      if (!after_ok)
+        summary_failure ();
+      report_to (NULL);
+      report_slot_done (slot);
+      pthread_mutex_lock (&lock);
+      failed |= !after_ok;
+      pthread_mutex_unlock (&lock);
+    }
+
+  /* Counted last, so that workers_finish finds every AFTER done.  */
+  pthread_mutex_lock (&lock);
   pending--;
   pthread_cond_broadcast (&done);
   pthread_mutex_unlock (&lock);
-  free_job (j);
 }
 
 static void *
@@ -147,15 +182,7 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
   j->d.dirfd = dir->fd;
   j->d.backup = j->backup;
 
-  /* The job's messages come after the walker's so far, and before what
-     the walker says next.  */
-  struct report_slot *before = walker_slot;
-  if (!before)
-    before = report_slot_take ();
-  j->slot = report_slot_take ();
-  walker_slot = report_slot_take ();
-  report_slot_done (before);
-  report_to (walker_slot);
+  j->slot = take_turn ();
 
   pthread_mutex_lock (&lock);
   while (pending >= (size_t) started * PENDING_PER_WORKER)
@@ -178,6 +205,36 @@ workers_wait_dir (struct dir_hold *dir)
   while (dir->pending)
     pthread_cond_wait (&done, &lock);
   pthread_mutex_unlock (&lock);
+}
+
+bool
+workers_after_dir (struct dir_hold *dir, bool (*after) (void *), void *arg)
+{
+  pthread_mutex_lock (&lock);
+  bool now = dir->pending == 0;
+  pthread_mutex_unlock (&lock);
+  /* Only the walker adds to PENDING: once zero, it stays zero.  */
+  if (now)
+    return after (arg);
+  struct report_slot *slot = take_turn ();
+  pthread_mutex_lock (&lock);
+  now = dir->pending == 0;
+  if (!now)
+    {
+      dir->after = after;
+      dir->after_arg = arg;
+      dir->after_slot = slot;
+    }
+  pthread_mutex_unlock (&lock);
+  if (now)
+    {
+      report_to (slot);
+      bool ok = after (arg);
+      report_to (walker_slot);
+      report_slot_done (slot);
+      return ok;
+    }
+  return true;
 }
 
 bool

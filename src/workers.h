@@ -14,6 +14,10 @@ struct dir_hold
 {
   int fd;
   unsigned pending;
+  /* What to do once PENDING is zero, and where its messages go.  */
+  bool (*after) (void *);
+  void *after_arg;
+  struct report_slot *after_slot;
 };
 
 /* Hand the copy of the regular file SRC, *ST, to DST, reached as AT and
@@ -28,6 +32,13 @@ void workers_copy (char const *src, struct stat const *st, char const *dst,
 
 /* Wait until no copy into DIR is pending.  */
 void workers_wait_dir (struct dir_hold *dir);
+
+/* Call AFTER (ARG) once no copy into DIR is pending: now, returning its
+   result; or, when some are, on the worker that ends the last of them,
+   its messages printed where the caller's would be now and its failure
+   counted as a copy's, and return true.  AFTER may free DIR.  */
+bool workers_after_dir (struct dir_hold *dir, bool (*after) (void *),
+                        void *arg);
 
 /* Wait until every copy handed over is done, print what is left, and
    end the workers.  Return false if any copy failed (each one counted
