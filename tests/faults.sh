@@ -21,6 +21,13 @@ mkholes src.img 1M d:0:4K d:256K:256K d:1020K:4K \
   || framework_failure_ mkholes
 mkholes gap.img 64K d:0:4K d:8K:8K d:20K:4K || framework_failure_ mkholes
 mkholes late.img 4800K r:0:300:4K:12K || framework_failure_ mkholes
+# Rows named tree-* copy the directory tree, src.img among seven other
+# files, over an earlier copy, out, with four workers: out/src.img is
+# the row's dst, and a fault in its copy leaves the others whole.
+mkdir tree && cp src.img tree/src.img || framework_failure_ "cannot make tree"
+for i in 1 2 3 4 5 6 7; do
+  head -c $((i * 5000)) /dev/urandom >tree/o$i || framework_failure_ "tree/o$i"
+done
 rows=0
 while read -r name fault call times arg path opts outcome msg; do
   case $name in ''|'#'*) continue;; esac
@@ -43,18 +50,34 @@ while read -r name fault call times arg path opts outcome msg; do
     gap-*) img=gap.img cache=cached;;
     late-*) img=late.img;;
   esac
-  src=$img
+  src=$img dst=dst to=dst
   case $name in pipe-*) src=/dev/stdin;; esac
+  case $name in
+    tree-*)
+      rm -rf out && mkdir out && echo "old contents" >out/src.img \
+        && cp src.img tree/src.img \
+        || framework_failure_ "$name: cannot make out"
+      src=tree to=out dst=out/src.img opts="-rT -j 4 $opts"
+      msg=$(echo "$msg" | sed "s|'src.img'|'tree/src.img'|g; s|'dst'|'out/src.img'|g");;
+  esac
   cat $img | env FAULT="$fault" FAULT_CALL="$call" FAULT_TIMES="$times" \
     FAULT_ARG="$arg" FAULT_PATH="$path" FAULT_LOG="$PWD/log" \
     ${cache:+FAULT_MINCORE=$cache} ${notmp:+FAULT_NO_TMPFILE=1} \
-    LD_PRELOAD="$preload" sparsecp $opts $src dst 2>err
+    LD_PRELOAD="$preload" sparsecp $opts $src $to 2>err
   status=$?
+  case $name in
+    tree-*)
+      for i in 1 2 3 4 5 6 7; do
+        cmp -s tree/o$i out/o$i || fail_ "$name: out/o$i is not a copy of tree/o$i"
+      done
+      ls -a out | grep '^\.sparsecp-' >/dev/null \
+        && fail_ "$name: a temporary file was left in out";;
+  esac
   test -s log || fail_ "$name: the fault was never injected"
   case $outcome in
     ok)
       test $status = 0 || { fail_ "$name: exit $status, not 0"; cat err >&2; }
-      cmp $img dst >/dev/null 2>&1 \
+      cmp $img $dst >/dev/null 2>&1 \
         || fail_ "$name: the copy differs from the source"
       case " $opts " in
         *" -b "*) echo "old contents" | cmp - dst~ >/dev/null 2>&1 \
@@ -71,7 +94,7 @@ while read -r name fault call times arg path opts outcome msg; do
       test $status = 1 || fail_ "$name: exit $status, not 1"
       grep -F -- "sparsecp: $msg" err >/dev/null \
         || { fail_ "$name: did not say: $msg"; cat err >&2; }
-      echo "old contents" | cmp - dst >/dev/null 2>&1 \
+      echo "old contents" | cmp - $dst >/dev/null 2>&1 \
         || fail_ "$name: the old destination was not kept"
       test ! -e dst~ || fail_ "$name: a backup was made of a failed copy";;
     *) framework_failure_ "$name: bad outcome $outcome";;
