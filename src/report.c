@@ -41,6 +41,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct report_slot *head, *tail;
 
 static _Thread_local struct report_slot *mine;
+static _Thread_local bool ordered;
 
 struct report_slot *
 report_slot_take (void)
@@ -93,11 +94,36 @@ report_slot_done (struct report_slot *slot)
   pthread_mutex_unlock (&lock);
 }
 
+void
+report_ordered (bool on)
+{
+  if (mine && ordered)
+    {
+      report_slot_done (mine);
+      mine = NULL;
+    }
+  ordered = on;
+}
+
+struct report_slot *
+report_turn (void)
+{
+  if (mine)
+    {
+      report_slot_done (mine);
+      mine = NULL;
+    }
+  return report_slot_take ();
+}
+
 /* Keep TEXT, which is the caller's to give, for this thread's place;
    or print it now when the thread has none.  */
 static void
 keep (struct piece p)
 {
+  /* A place is taken only for what is said: most files say nothing.  */
+  if (!mine && ordered)
+    mine = report_slot_take ();
   if (!mine)
     {
       print_piece (&p);

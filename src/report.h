@@ -5,6 +5,7 @@
 #ifndef SPARSECP_REPORT_H
 #define SPARSECP_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -23,6 +24,16 @@ void report_to (struct report_slot *slot);
 
 /* Say that SLOT has all it will get: print it in its turn, and free it.  */
 void report_slot_done (struct report_slot *slot);
+
+/* With ON, keep this thread's messages in order with the places others
+   take: they go into a place of their own, taken at the first of them
+   after the last place taken.  With !ON, print them at once again.  */
+void report_ordered (bool on);
+
+/* For a thread whose messages are kept in order: take the next place,
+   for another thread, after what this one said so far and before what
+   it says next.  */
+struct report_slot *report_turn (void);
 
 /* Print TEXT on STREAM, stdout or stderr, in this thread's place.  */
 void report_text (FILE *stream, char const *text);

@@ -40,33 +40,29 @@ struct job
   struct job *next;
 };
 
-/* LOCK guards everything below and each dir_hold's PENDING.  */
+/* LOCK guards everything below and each dir_hold's PENDING.  Wakeups
+   cost a futex call each, as much as a small file's copy: a worker is
+   woken only when idle, the walker only when it waits and what it
+   waits for is there.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;  /* a job queued */
-static pthread_cond_t done = PTHREAD_COND_INITIALIZER;  /* a job done */
+static pthread_cond_t done = PTHREAD_COND_INITIALIZER;  /* room, or a
+                                                           directory done */
 static struct job *queue, *queue_tail;
 static size_t pending;          /* queued or running */
+static unsigned idle;           /* workers waiting for a job */
+static bool walker_waits;
 static bool ending;             /* no job will come: workers may end */
 static bool failed;             /* a copy failed since the start */
 static pthread_t threads[JOBS_MAX];
 static unsigned started;
 
-/* Where the walker's messages go between two jobs it hands over.  */
-static struct report_slot *walker_slot;
-
-/* A place for messages after the walker's so far and before what the
-   walker says next.  */
-static struct report_slot *
-take_turn (void)
+/* The walker waits for room at the most pending copies, and goes on
+   once half of them are done.  */
+static size_t
+most_pending (void)
 {
-  struct report_slot *before = walker_slot;
-  if (!before)
-    before = report_slot_take ();
-  struct report_slot *turn = report_slot_take ();
-  walker_slot = report_slot_take ();
-  report_slot_done (before);
-  report_to (walker_slot);
-  return turn;
+  return (size_t) started * PENDING_PER_WORKER;
 }
 
 static void
@@ -80,8 +76,10 @@ free_job (struct job *j)
   free (j);
 }
 
-static void
-run_job (struct job *j)
+/* Copy J's file, and free J.  Return DIR's hold with J's copy counted
+   out, in *DIR, and whether the copy succeeded.  Called unlocked.  */
+static bool
+run_job (struct job *j, struct dir_hold **dir)
 {
   report_to (j->slot);
   bool ok = copy_file (j->src, &j->st, j->dst, &j->d, j->x);
@@ -89,57 +87,67 @@ run_job (struct job *j)
     summary_failure ();
   report_to (NULL);
   report_slot_done (j->slot);
-
-  struct dir_hold *dir = j->dir;
+  *dir = j->dir;
   free_job (j);
+  return ok;
+}
 
-  pthread_mutex_lock (&lock);
-  failed |= !ok;
-  bool last = --dir->pending == 0 && dir->after;
-  pthread_mutex_unlock (&lock);
-  if (last)
-    {
-      /* The walker has left DIR: nothing else touches it now.  */
-      struct report_slot *slot = dir->after_slot;
-      report_to (slot);
-      bool after_ok = dir->after (dir->after_arg);
-      if (!after_ok)
-        summary_failure ();
-      report_to (NULL);
-      report_slot_done (slot);
-      pthread_mutex_lock (&lock);
-      failed |= !after_ok;
-      pthread_mutex_unlock (&lock);
-    }
-
-  /* Counted last, so that workers_finish finds every AFTER done.  */
-  pthread_mutex_lock (&lock);
-  pending--;
-  pthread_cond_broadcast (&done);
-  pthread_mutex_unlock (&lock);
+/* DIR's last copy is done and the walker has left it, leaving what to
+   do then: do it, with its messages in their place.  Nothing else
+   touches DIR now.  Called unlocked.  */
+static bool
+run_after (struct dir_hold *dir)
+{
+  struct report_slot *slot = dir->after_slot;
+  report_to (slot);
+  bool ok = dir->after (dir->after_arg);
+  if (!ok)
+    summary_failure ();
+  report_to (NULL);
+  report_slot_done (slot);
+  return ok;
 }
 
 static void *
 worker (void *arg)
 {
   temp_thread_slot ((int) (intptr_t) arg);
+  pthread_mutex_lock (&lock);
   for (;;)
     {
-      pthread_mutex_lock (&lock);
       while (!queue && !ending)
-        pthread_cond_wait (&work, &lock);
-      struct job *j = queue;
-      if (j)
         {
-          queue = j->next;
-          if (!queue)
-            queue_tail = NULL;
+          idle++;
+          pthread_cond_wait (&work, &lock);
+          idle--;
         }
-      pthread_mutex_unlock (&lock);
+      struct job *j = queue;
       if (!j)
         break;
-      run_job (j);
+      queue = j->next;
+      if (!queue)
+        queue_tail = NULL;
+      pthread_mutex_unlock (&lock);
+
+      struct dir_hold *dir;
+      bool ok = run_job (j, &dir);
+
+      pthread_mutex_lock (&lock);
+      failed |= !ok;
+      pending--;
+      bool last = --dir->pending == 0;
+      if (last && dir->after)
+        {
+          pthread_mutex_unlock (&lock);
+          ok = run_after (dir);
+          pthread_mutex_lock (&lock);
+          failed |= !ok;
+          last = false;
+        }
+      if (walker_waits && (last || pending <= most_pending () / 2))
+        pthread_cond_signal (&done);
     }
+  pthread_mutex_unlock (&lock);
   copier_thread_end ();
   report_thread_end ();
   return NULL;
@@ -150,6 +158,8 @@ static void
 start_workers (unsigned n)
 {
   ending = false;
+  /* From now on the walker's messages wait for the copies before them.  */
+  report_ordered (true);
   while (started < n)
     {
       int err = pthread_create (&threads[started], NULL, worker,
@@ -182,11 +192,15 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
   j->d.dirfd = dir->fd;
   j->d.backup = j->backup;
 
-  j->slot = take_turn ();
+  j->slot = report_turn ();
 
   pthread_mutex_lock (&lock);
-  while (pending >= (size_t) started * PENDING_PER_WORKER)
-    pthread_cond_wait (&done, &lock);
+  while (pending >= most_pending ())
+    {
+      walker_waits = true;
+      pthread_cond_wait (&done, &lock);
+      walker_waits = false;
+    }
   pending++;
   dir->pending++;
   if (queue_tail)
@@ -194,7 +208,8 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
   else
     queue = j;
   queue_tail = j;
-  pthread_cond_signal (&work);
+  if (idle)
+    pthread_cond_signal (&work);
   pthread_mutex_unlock (&lock);
 }
 
@@ -203,7 +218,11 @@ workers_wait_dir (struct dir_hold *dir)
 {
   pthread_mutex_lock (&lock);
   while (dir->pending)
-    pthread_cond_wait (&done, &lock);
+    {
+      walker_waits = true;
+      pthread_cond_wait (&done, &lock);
+      walker_waits = false;
+    }
   pthread_mutex_unlock (&lock);
 }
 
@@ -216,7 +235,7 @@ workers_after_dir (struct dir_hold *dir, bool (*after) (void *), void *arg)
   /* Only the walker adds to PENDING: once zero, it stays zero.  */
   if (now)
     return after (arg);
-  struct report_slot *slot = take_turn ();
+  struct report_slot *slot = report_turn ();
   pthread_mutex_lock (&lock);
   now = dir->pending == 0;
   if (!now)
@@ -230,7 +249,7 @@ workers_after_dir (struct dir_hold *dir, bool (*after) (void *), void *arg)
     {
       report_to (slot);
       bool ok = after (arg);
-      report_to (walker_slot);
+      report_to (NULL);
       report_slot_done (slot);
       return ok;
     }
@@ -250,9 +269,7 @@ workers_finish (void)
     pthread_join (threads[i], NULL);
   started = 0;
 
-  report_to (NULL);
-  report_slot_done (walker_slot);
-  walker_slot = NULL;
+  report_ordered (false);
   bool ok = !failed;
   failed = false;
   return ok;
