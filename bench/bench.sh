@@ -50,9 +50,11 @@
 #                              rootfs: 7,000 entries, ~300 MB), copied with -a
 #   W9_COUNT W9_FILE           2000 64K: files in a tree rewritten before
 #                              each copy and still dirty, copied with -r
-#   The trees (W6, W8, W9) also time floor-tree, a copy of the tree with
-#   the fewest calls, on 1 and 2 threads (floor-1, floor-2), and on 1
-#   making each file as sparsecp does (floor-1t), as tools.
+#   The trees (W6, W8, W9) also time sparsecp -j1 (sparsecp-j1: its
+#   files copied in the walk, beside the default workers) and floor-tree,
+#   a copy of the tree with the fewest calls, on 1 and 2 threads
+#   (floor-1, floor-2), and on 1 making each file as sparsecp does
+#   (floor-1t), as tools.
 #   W7_FS W7_IMAGE W7_SIZE W7_DATA W7_PIECE   btrfs 4G, then as W1: W1 on
 #                              a loop-mounted btrfs or xfs, copied within it
 #   BENCH_W10_EXTENTS          1000000: W10, as W2 with that many 4 KiB
@@ -211,6 +213,7 @@ tool_cmd ()
 {
   case $1 in
     sparsecp) echo "$SPARSECP $recursive";;
+    sparsecp-j1) echo "$SPARSECP -j1 $recursive";;
     baseline) echo "$BENCH_BASELINE $recursive";;
     cp-auto) echo "cp $recursive --sparse=auto";;
     cp-always) echo "cp $recursive --sparse=always";;
@@ -529,6 +532,10 @@ measure ()
           -v t="$wall_floor_1t" 'BEGIN {
         printf "  floor-tree/cp: wall %.2f on 1 thread (%.2f with O_TMPFILE and linkat), %.2f on 2\n",
                f1 / c, t / c, f2 / c }'
+      awk -v c="$wall_cp_auto" -v j="$wall_sparsecp_j1" -v a="$wall_sparsecp" \
+          -v rj="$rss_sparsecp_j1" -v ra="$rss_sparsecp" -v rc="$rss_cp_auto" 'BEGIN {
+        printf "  sparsecp -j1/cp: wall %.2f, RSS %+d KiB; default -j/-j1: wall %.2f\n",
+               j / c, rj - rc, a / j }'
       ok=$(awk -v a="$wall_sparsecp" -v b="$wall_cp_auto" 'BEGIN { print (a <= 0.7 * b) ? 1 : 0 }')
       goal $name "wall <= 0.7 x cp" $ok;;
     w10)
@@ -595,11 +602,12 @@ floor_report ()
   done
 }
 
-# measure a tree: with the floors as two more tools.
+# measure a tree: with sparsecp on one thread (-j1) and the floors as
+# more tools.
 tree_measure ()
 {
   saved_tools=$TOOLS
-  TOOLS="$TOOLS floor-1 floor-1t floor-2"
+  TOOLS="$TOOLS sparsecp-j1 floor-1 floor-1t floor-2"
   measure tree
   TOOLS=$saved_tools
 }
