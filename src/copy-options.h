@@ -83,7 +83,8 @@ struct copy_options
   bool debug;
   bool verify;          /* read the copy back and compare it */
   unsigned jobs;        /* -j: how many files of a tree are copied at
-                           once, on as many threads; 1: in the walk */
+                           once, on as many threads, 1 to JOBS_MAX;
+                           1: in the walk */
   mode_t umask;         /* the process's, for new files' modes */
 };
 

@@ -204,14 +204,13 @@ hold_dir (FTSENT *e, int fd)
   e->fts_pointer = h;
 }
 
-/* Let the directory of E go, once no worker copies into it.  */
+/* Let the directory of E go, before anything was copied into it.  */
 static void
 release_dir (FTSENT *e)
 {
   struct dir_hold *h = dir_hold (e);
   if (!h)
     return;
-  workers_wait_dir (h);
   close (h->fd);
   free (h);
   e->fts_pointer = NULL;
@@ -357,7 +356,7 @@ make_directory (struct walk *w, FTSENT *e, char const *dst, char const *at)
 struct dir_finish
 {
   struct copy_options const *x;
-  struct dir_hold *hold;    /* NULL when make_directory failed */
+  struct dir_hold *hold;
   long flags;               /* the entry's fts_number */
   char *src, *dst;
   struct stat st;
@@ -371,7 +370,7 @@ set_directory_attributes (void *arg)
   struct dir_finish *f = arg;
   struct preserve_set const *p = &f->x->preserve;
   bool ok = true;
-  if ((f->flags & DIR_FINISH) && f->hold
+  if ((f->flags & DIR_FINISH)
       && ((f->flags & DIR_NEW) || p->mode || p->ownership || p->timestamps
           || p->xattr))
     {
@@ -382,11 +381,8 @@ set_directory_attributes (void *arg)
       ok = set_attributes (&t, f->src, -1, &f->st, mode, f->x);
       free (self);
     }
-  if (f->hold)
-    {
-      close (f->hold->fd);
-      free (f->hold);
-    }
+  close (f->hold->fd);
+  free (f->hold);
   free (f->src);
   free (f->dst);
   free (f);
@@ -402,14 +398,15 @@ set_directory_attributes (void *arg)
 static bool
 finish_directory (struct walk *w, FTSENT *e, char const *dst)
 {
+  long flags = e->fts_number;
+  e->fts_number = 0;
+  if (!dir_hold (e))
+    return true;
   struct dir_finish *f = xmalloc (sizeof *f);
-  *f = (struct dir_finish) { w->x, dir_hold (e), e->fts_number,
+  *f = (struct dir_finish) { w->x, dir_hold (e), flags,
                              xstrdup (e->fts_path), xstrdup (dst),
                              *e->fts_statp };
-  e->fts_number = 0;
   e->fts_pointer = NULL;
-  if (!f->hold)
-    return set_directory_attributes (f);
   return workers_after_dir (f->hold, set_directory_attributes, f);
 }
 

@@ -94,25 +94,27 @@ report_slot_done (struct report_slot *slot)
   pthread_mutex_unlock (&lock);
 }
 
+/* End the place this thread took for what it said, if any.  */
+static void
+end_mine (void)
+{
+  if (mine)
+    report_slot_done (mine);
+  mine = NULL;
+}
+
 void
 report_ordered (bool on)
 {
-  if (mine && ordered)
-    {
-      report_slot_done (mine);
-      mine = NULL;
-    }
+  if (ordered)
+    end_mine ();
   ordered = on;
 }
 
 struct report_slot *
 report_turn (void)
 {
-  if (mine)
-    {
-      report_slot_done (mine);
-      mine = NULL;
-    }
+  end_mine ();
   return report_slot_take ();
 }
 

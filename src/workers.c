@@ -42,12 +42,11 @@ struct job
 
 /* LOCK guards everything below and each dir_hold's PENDING.  Wakeups
    cost a futex call each, as much as a small file's copy: a worker is
-   woken only when idle, the walker only when it waits and what it
-   waits for is there.  */
+   woken only when idle, the walker only when it waits for room and
+   half of the pending copies are done.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;  /* a job queued */
-static pthread_cond_t done = PTHREAD_COND_INITIALIZER;  /* room, or a
-                                                           directory done */
+static pthread_cond_t room = PTHREAD_COND_INITIALIZER;  /* for the walker */
 static struct job *queue, *queue_tail;
 static size_t pending;          /* queued or running */
 static unsigned idle;           /* workers waiting for a job */
@@ -135,17 +134,15 @@ worker (void *arg)
       pthread_mutex_lock (&lock);
       failed |= !ok;
       pending--;
-      bool last = --dir->pending == 0;
-      if (last && dir->after)
+      if (--dir->pending == 0 && dir->after)
         {
           pthread_mutex_unlock (&lock);
           ok = run_after (dir);
           pthread_mutex_lock (&lock);
           failed |= !ok;
-          last = false;
         }
-      if (walker_waits && (last || pending <= most_pending () / 2))
-        pthread_cond_signal (&done);
+      if (walker_waits && pending <= most_pending () / 2)
+        pthread_cond_signal (&room);
     }
   pthread_mutex_unlock (&lock);
   copier_thread_end ();
@@ -179,9 +176,8 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
               char const *at, char const *entry, struct dir_hold *dir,
               struct dst_state const *d, struct copy_options const *x)
 {
-  unsigned n = x->jobs < JOBS_MAX ? x->jobs : JOBS_MAX;
   if (!started)
-    start_workers (n);
+    start_workers (x->jobs);
 
   struct job *j = xmalloc (sizeof *j);
   *j = (struct job) { xstrdup (src), xstrdup (dst), xstrdup (at),
@@ -198,7 +194,7 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
   while (pending >= most_pending ())
     {
       walker_waits = true;
-      pthread_cond_wait (&done, &lock);
+      pthread_cond_wait (&room, &lock);
       walker_waits = false;
     }
   pending++;
@@ -210,19 +206,6 @@ workers_copy (char const *src, struct stat const *st, char const *dst,
   queue_tail = j;
   if (idle)
     pthread_cond_signal (&work);
-  pthread_mutex_unlock (&lock);
-}
-
-void
-workers_wait_dir (struct dir_hold *dir)
-{
-  pthread_mutex_lock (&lock);
-  while (dir->pending)
-    {
-      walker_waits = true;
-      pthread_cond_wait (&done, &lock);
-      walker_waits = false;
-    }
   pthread_mutex_unlock (&lock);
 }
 

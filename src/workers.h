@@ -30,9 +30,6 @@ void workers_copy (char const *src, struct stat const *st, char const *dst,
                    char const *at, char const *entry, struct dir_hold *dir,
                    struct dst_state const *d, struct copy_options const *x);
 
-/* Wait until no copy into DIR is pending.  */
-void workers_wait_dir (struct dir_hold *dir);
-
 /* Call AFTER (ARG) once no copy into DIR is pending: now, returning its
    result; or, when some are, on the worker that ends the last of them,
    its messages printed where the caller's would be now and its failure
